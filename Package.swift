@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+// Scout: an in-memory geospatial search and recommendation engine.
+//
+// The target graph is the architecture (see docs/architecture.md):
+//   CGEOS, CPROJ          system C libraries (GEOS reentrant API, PROJ + geodesic.h)
+//   ScoutCore             shared vocabulary: GeoPoint, GeoBox, ScoutError
+//   ScoutGeodesy          points, WGS84 distances and their cheap bounds, geohash
+//   ScoutGeometry         polygons, CRS transforms and corridors (GEOS + PROJ)
+//   ScoutIndex            packed kd-tree, live point sets, geohash grid, queries
+//   ScoutJSON             small JSON reader/writer for the worker's hot path
+//   ScoutEngine           the library facade: kinds, records, loading, search
+//   ScoutWorker           the `scout serve` JSON Lines protocol
+//   scout                 the command-line executable
+import PackageDescription
+
+let package = Package(
+    name: "Scout",
+    products: [
+        .library(name: "ScoutEngine", targets: ["ScoutEngine"]),
+        .library(name: "ScoutIndex", targets: ["ScoutIndex"]),
+        .library(name: "ScoutGeometry", targets: ["ScoutGeometry"]),
+        .library(name: "ScoutGeodesy", targets: ["ScoutGeodesy"]),
+        .library(name: "ScoutCore", targets: ["ScoutCore"]),
+        .library(name: "ScoutWorker", targets: ["ScoutWorker"]),
+        .executable(name: "scout", targets: ["scout"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGEOS", pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(
+            name: "CPROJ", pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]),
+        .target(name: "ScoutCore"),
+        .target(name: "ScoutGeodesy", dependencies: ["ScoutCore", "CPROJ"]),
+        .target(name: "ScoutGeometry", dependencies: ["ScoutCore", "CGEOS", "CPROJ", "ScoutGeodesy"]),
+        .target(name: "ScoutIndex", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutGeometry"]),
+        .target(name: "ScoutJSON"),
+        .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON"]),
+        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON"]),
+        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine"]),
+
+        .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
+        .testTarget(name: "ScoutGeodesyTests", dependencies: [
+            "ScoutGeodesy", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutGeometryTests", dependencies: [
+            "ScoutGeometry", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutIndexTests", dependencies: [
+            "ScoutIndex", "ScoutGeometry", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutJSONTests", dependencies: [
+            "ScoutJSON",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutEngineTests", dependencies: [
+            "ScoutEngine", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutWorkerTests", dependencies: [
+            "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),
+    ]
+)

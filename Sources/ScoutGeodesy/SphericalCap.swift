@@ -1,0 +1,101 @@
+import Foundation
+import ScoutCore
+
+/// Longitude/latitude boxes that hold every point within a geodesic distance of a centre.
+///
+/// A point within geodesic distance r lies within great-circle angle
+/// `σ = r / (0.99441·R)` on the mean sphere (see ``WGS84/sphereToEllipsoidMin``); the
+/// boxes hold that spherical cap. Caps that reach a pole take every longitude; caps that
+/// cross the antimeridian give two boxes.
+public struct SphericalCap: Sendable {
+    /// Centre of the cap.
+    public let center: GeoPoint
+    /// Angular radius on the mean sphere in radians (conservative).
+    public let angle: Double
+
+    /// The cap holding every point within `radius` metres (geodesic) of `center`.
+    public init(center: GeoPoint, radius: Double) {
+        self.center = center
+        self.angle = radius / (WGS84.meanRadius * WGS84.sphereToEllipsoidMin) * (1 + 1e-12) + 1e-12
+    }
+
+    /// Latitudes the cap reaches, in degrees, clamped to −90…90.
+    public var latitudeBand: ClosedRange<Double> {
+        let d = angle * 180 / .pi
+        return max(-90, center.lat - d)...min(90, center.lat + d)
+    }
+
+    /// One box, or two across the antimeridian, covering the cap.
+    public var boxes: [GeoBox] {
+        if angle >= .pi { return [GeoBox(west: -180, south: -90, east: 180, north: 90)] }
+        let band = latitudeBand
+        let phi = center.lat * .pi / 180
+        // The cap contains a pole when its angular radius reaches past it.
+        if phi + angle >= .pi / 2 || phi - angle <= -.pi / 2 {
+            return [GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound)]
+        }
+        let ratio = sin(angle) / cos(phi)
+        if ratio >= 1 { return [GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound)] }
+        let dLon = asin(ratio) * 180 / .pi * (1 + 1e-12) + 1e-12
+        if dLon >= 180 { return [GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound)] }
+        let west = center.lon - dLon, east = center.lon + dLon
+        if west < -180 {
+            return [GeoBox(west: west + 360, south: band.lowerBound, east: 180, north: band.upperBound),
+                    GeoBox(west: -180, south: band.lowerBound, east: east, north: band.upperBound)]
+        }
+        if east >= 180 {
+            return [GeoBox(west: west, south: band.lowerBound, east: 180, north: band.upperBound),
+                    GeoBox(west: -180, south: band.lowerBound, east: east - 360, north: band.upperBound)]
+        }
+        return [GeoBox(west: west, south: band.lowerBound, east: east, north: band.upperBound)]
+    }
+}
+
+/// Great-circle lower bounds from a point to a longitude/latitude box, for best-first search.
+public struct BoxDistance: Sendable {
+    @usableFromInline let lat: Double, lon: Double
+    @usableFromInline let sinLat: Double, cosLat: Double
+
+    /// Prepares bounds measured from `origin`.
+    public init(origin: GeoPoint) {
+        lat = origin.lat * .pi / 180
+        lon = origin.lon
+        sinLat = sin(lat)
+        cosLat = cos(lat)
+    }
+
+    /// A lower bound, in metres, of the geodesic distance from the origin to any point of
+    /// the box `[west, east] × [south, north]` (degrees, `west ≤ east`).
+    ///
+    /// Exact great-circle distance to the box on the mean sphere, times 0.99441.
+    @inlinable
+    public func lowerBound(west: Double, south: Double, east: Double, north: Double) -> Double {
+        let rad = Double.pi / 180
+        let angle: Double
+        if lon >= west && lon <= east {
+            let la = lat / rad
+            if la < south { angle = (south - la) * rad }
+            else if la > north { angle = (la - north) * rad }
+            else { return 0 }
+        } else {
+            // The nearest point lies on one of the two meridian edges.
+            let c = max(maxCos(meridian: west, south: south, north: north),
+                        maxCos(meridian: east, south: south, north: north))
+            angle = acos(min(1, max(-1, c)))
+        }
+        return angle * WGS84.meanRadius * WGS84.sphereToEllipsoidMin * (1 - 1e-12)
+    }
+
+    /// Largest cosine of the central angle from the origin to the meridian segment.
+    @usableFromInline
+    func maxCos(meridian: Double, south: Double, north: Double) -> Double {
+        let rad = Double.pi / 180
+        let cosDLon = cos((meridian - lon) * rad)
+        // cos d(φ') = A sin φ' + B cos φ', largest at φ' = atan2(A, B) when that is on the segment.
+        let a = sinLat, b = cosLat * cosDLon
+        let theta = atan2(a, b)
+        let s = south * rad, n = north * rad
+        if theta >= s && theta <= n { return (a * a + b * b).squareRoot() }
+        return max(a * sin(s) + b * cos(s), a * sin(n) + b * cos(n))
+    }
+}

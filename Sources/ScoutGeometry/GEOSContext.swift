@@ -1,0 +1,59 @@
+import CGEOS
+import ScoutCore
+
+/// One GEOS reentrant-API context: a `GEOSContextHandle_t` and the last message its error
+/// handler received.
+///
+/// Threading: a context belongs to the thread that uses it; never share one. Geometries
+/// made in a context are used with that context only. `Region`s own their context, so
+/// a region is confined to one thread at a time.
+final class GEOSContext {
+    let handle: GEOSContextHandle_t
+    private(set) var lastError: String?
+
+    init() {
+        handle = GEOS_init_r()
+        let box = Unmanaged.passUnretained(self).toOpaque()
+        GEOSContext_setErrorMessageHandler_r(handle, { message, userdata in
+            guard let userdata, let message else { return }
+            let ctx = Unmanaged<GEOSContext>.fromOpaque(userdata).takeUnretainedValue()
+            ctx.lastError = String(cString: message)
+        }, box)
+    }
+
+    deinit { GEOS_finish_r(handle) }
+
+    /// Clears and returns the last error message.
+    func takeError() -> String? {
+        defer { lastError = nil }
+        return lastError
+    }
+
+    /// An `invalid_geometry` error carrying GEOS's own message when there is one.
+    func error(_ what: String, path: String?) -> ScoutError {
+        if let reason = takeError() { return ScoutError(.invalidGeometry, "\(what): \(reason)", path: path) }
+        return ScoutError(.invalidGeometry, what, path: path)
+    }
+
+    /// A GEOS coordinate sequence from x/y pairs.
+    func coordinateSequence(_ xy: [SIMD2<Double>]) -> OpaquePointer? {
+        guard let seq = GEOSCoordSeq_create_r(handle, UInt32(xy.count), 2) else { return nil }
+        for (i, p) in xy.enumerated() { GEOSCoordSeq_setXY_r(handle, seq, UInt32(i), p.x, p.y) }
+        return seq
+    }
+
+    /// Copies the x/y coordinates of a simple geometry (point, line string, ring).
+    func coordinates(of geom: OpaquePointer) -> [SIMD2<Double>] {
+        guard let seq = GEOSGeom_getCoordSeq_r(handle, geom) else { return [] }
+        var n: UInt32 = 0
+        GEOSCoordSeq_getSize_r(handle, seq, &n)
+        var out: [SIMD2<Double>] = []
+        out.reserveCapacity(Int(n))
+        for i in 0..<n {
+            var x = 0.0, y = 0.0
+            GEOSCoordSeq_getXY_r(handle, seq, i, &x, &y)
+            out.append(SIMD2(x, y))
+        }
+        return out
+    }
+}
