@@ -115,6 +115,21 @@ public struct RadiusTest: Sendable {
         }
     }
 
+    /// Cheap lower and upper bounds of the geodesic distance from the centre to a point
+    /// of the disc's boxes (no trigonometry on the fast path).
+    @inlinable
+    public func bounds(lat: Double, lon: Double) -> (lower: Double, upper: Double) {
+        if flat {
+            let dy = lat - center.lat
+            var dx = lon - center.lon
+            if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
+            let ly = dy * kyLo, lx = dx * kxLo, uy = dy * kyHi, ux = dx * kxHi
+            return ((ly * ly + lx * lx).squareRoot(), (uy * uy + ux * ux).squareRoot())
+        }
+        let r = DistanceBounds.interval(GeoPoint(lat: lat, lon: lon), center)
+        return (r.lowerBound, r.upperBound)
+    }
+
     /// Exact membership of the point `(lat, lon)`: geodesic distance ≤ radius.
     @inlinable
     public func contains(lat: Double, lon: Double) -> Bool {

@@ -1,0 +1,149 @@
+import Foundation
+import ScoutCore
+import ScoutGeodesy
+
+/// One item of the best-first queue: a tree node, a point with a lower bound, or a point
+/// with its exact distance.
+private struct QueueItem {
+    /// Millimetre-rounded lower bound (nodes, candidates) or exact distance (exact points).
+    var key: Double
+    /// 0 node, 1 candidate point, 2 exact point: at equal keys, bounds are refined first.
+    var stage: UInt8
+    var axis: UInt8
+    var level: Int32
+    var left: Int32
+    var right: Int32
+    var west: Double, south: Double, east: Double, north: Double
+}
+
+extension PointSet.Snapshot {
+    /// The `k` live points nearest to `origin` by WGS84 geodesic distance (millimetre
+    /// rounded), sorted by distance then id, optionally no farther than `maxDistance`.
+    ///
+    /// Best-first search over every level with great-circle node bounds; `filter` runs
+    /// inside the search, so k matching points come back whenever k exist.
+    ///
+    /// - Complexity: about O(log n + k) node visits for clustered data.
+    public func nearest(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
+                        where filter: (EntryRef) -> Bool = { _ in true }) -> [DistancedRef] {
+        guard k > 0 else { return [] }
+        let bounds = BoxDistance(origin: origin)
+        let mMin = WGS84.minimumCurvatureRadius * .pi / 180
+        @inline(__always) func mm(_ d: Double) -> Double { (d * 1000).rounded(.down) / 1000 }
+
+        var heap: [QueueItem] = []
+        heap.reserveCapacity(64)
+        func less(_ a: QueueItem, _ b: QueueItem) -> Bool {
+            if a.key != b.key { return a.key < b.key }
+            if a.stage != b.stage { return a.stage < b.stage }
+            if a.stage == 2 { return table.entry(a.left).id < table.entry(b.left).id }
+            return false
+        }
+        func push(_ item: QueueItem) {
+            heap.append(item)
+            var i = heap.count - 1
+            while i > 0 {
+                let p = (i - 1) >> 1
+                if !less(heap[i], heap[p]) { break }
+                heap.swapAt(i, p)
+                i = p
+            }
+        }
+        func pop() -> QueueItem {
+            let top = heap[0]
+            let last = heap.removeLast()
+            if !heap.isEmpty {
+                heap[0] = last
+                var i = 0
+                let n = heap.count
+                while true {
+                    let l = 2 * i + 1, r = l + 1
+                    var m = i
+                    if l < n && less(heap[l], heap[m]) { m = l }
+                    if r < n && less(heap[r], heap[m]) { m = r }
+                    if m == i { break }
+                    heap.swapAt(i, m)
+                    i = m
+                }
+            }
+            return top
+        }
+        func candidate(_ e: Int32, lon: Double, lat: Double, lower: Double) {
+            guard lower <= maxDistance, filter(EntryRef(index: e)) else { return }
+            push(QueueItem(key: mm(lower), stage: 1, axis: 0, level: 0, left: e, right: 0, west: lon, south: lat, east: 0, north: 0))
+        }
+
+        for (li, level) in levels.enumerated() where level.count > 0 {
+            push(QueueItem(key: 0, stage: 0, axis: 0, level: Int32(li), left: 0, right: Int32(level.count - 1),
+                           west: -180, south: -90, east: 180, north: 90))
+        }
+        // Buffered points get the cheap meridian bound M_min·|Δφ| until they reach the front.
+        var i = bufferStart
+        while i < table.count {
+            let e = table.entry(Int32(i))
+            if isLive(Int32(i)) { candidate(Int32(i), lon: e.lon, lat: e.lat, lower: abs(e.lat - origin.lat) * mMin * (1 - 1e-12)) }
+            i += 1
+        }
+
+        var out: [DistancedRef] = []
+        while !heap.isEmpty && out.count < k {
+            let item = pop()
+            switch item.stage {
+            case 2:
+                out.append(DistancedRef(ref: EntryRef(index: item.left), distance: item.key))
+            case 1:
+                let p = GeoPoint(lat: item.south, lon: item.west)
+                let r = DistanceBounds.interval(p, origin)
+                if r.lowerBound > maxDistance { continue }
+                var exact = Double.nan
+                if r.upperBound > maxDistance {
+                    exact = Geodesic.distance(p, origin)
+                    if exact > maxDistance { continue }
+                }
+                let lo = (r.lowerBound * 1000).rounded(), hi = (r.upperBound * 1000).rounded()
+                let d: Double
+                if lo == hi { d = lo / 1000 } else {
+                    if exact.isNaN { exact = Geodesic.distance(p, origin) }
+                    d = (exact * 1000).rounded() / 1000
+                }
+                push(QueueItem(key: d, stage: 2, axis: 0, level: 0, left: item.left, right: 0, west: 0, south: 0, east: 0, north: 0))
+            default:
+                let tree = levels[Int(item.level)]
+                let left = Int(item.left), right = Int(item.right)
+                tree.coords.withUnsafeBufferPointer { xy in
+                    tree.entries.withUnsafeBufferPointer { ids in
+                        if right - left <= PackedTree.nodeSize {
+                            for j in left...right where isLive(ids[j]) {
+                                let p = GeoPoint(lat: xy[2 * j + 1], lon: xy[2 * j])
+                                let lower = DistanceBounds.haversine(p, origin) * WGS84.sphereToEllipsoidMin * (1 - 1e-12)
+                                candidate(ids[j], lon: p.lon, lat: p.lat, lower: lower)
+                            }
+                            return
+                        }
+                        let m = (left + right) >> 1
+                        let mx = xy[2 * m], my = xy[2 * m + 1]
+                        if isLive(ids[m]) {
+                            let p = GeoPoint(lat: my, lon: mx)
+                            candidate(ids[m], lon: mx, lat: my,
+                                      lower: DistanceBounds.haversine(p, origin) * WGS84.sphereToEllipsoidMin * (1 - 1e-12))
+                        }
+                        let next = item.axis == 0 ? UInt8(1) : UInt8(0)
+                        var l = item, r = item
+                        l.stage = 0; r.stage = 0; l.axis = next; r.axis = next
+                        l.left = item.left; l.right = Int32(m - 1)
+                        r.left = Int32(m + 1); r.right = item.right
+                        if item.axis == 0 { l.east = mx; r.west = mx } else { l.north = my; r.south = my }
+                        for child in [l, r] where child.left <= child.right {
+                            var c = child
+                            let lb = bounds.lowerBound(west: c.west, south: c.south, east: c.east, north: c.north)
+                            if lb > maxDistance { continue }
+                            c.key = mm(lb)
+                            push(c)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}

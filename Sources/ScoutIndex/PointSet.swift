@@ -1,0 +1,272 @@
+import Dispatch
+import ScoutCore
+import Synchronization
+
+/// A live set of points of one kind: bulk loads, upserts and removals while any number
+/// of threads query it.
+///
+/// Layout (a small log-structured merge of packed trees):
+/// - every version of every point is appended to an ``EntryStore`` chunk that never moves;
+/// - recent entries sit in a linear *buffer* (at most ``bufferLimit``) until the buffer is
+///   packed into a ``PackedTree`` *level*; levels of similar size are merged, big merges on
+///   a background queue; dead versions are dropped at each merge;
+/// - a removal (or the replaced version of an upserted id) is a tombstone: the entry's
+///   removal epoch.
+///
+/// Concurrency model: one writer at a time (writers serialise on a lock), readers never
+/// wait for writers. Each write publishes an immutable ``Snapshot`` with a new epoch;
+/// a reader takes the current snapshot (a reference copy under a lock held for
+/// nanoseconds) and queries it without locks, seeing exactly the state of one epoch —
+/// never a half-applied batch or a half-built level.
+public final class PointSet: Sendable {
+    /// Entries packed into a level once this many are buffered.
+    public static var bufferLimit: Int { 1024 }
+    /// Merges producing more entries than this run on a background queue.
+    public static var backgroundMergeThreshold: Int { 1 << 17 }
+
+    struct WriterState {
+        var chunks: [EntryChunk] = []
+        var entryCount = 0
+        var bufferStart = 0
+        var ids: [String: Int32] = [:]
+        var levels: [PackedTree] = []
+        var epoch: UInt32 = 0
+        var merging = false
+        var dead = 0
+    }
+
+    private let writer = Mutex(WriterState())
+    private let published: Mutex<Snapshot>
+    private let mergeQueue = DispatchQueue(label: "scout.pointset.merge", qos: .utility)
+    private let mergeGroup = DispatchGroup()
+
+    /// Creates an empty set.
+    public init() {
+        published = Mutex(Snapshot(epoch: 0, table: EntryTable(chunks: [], count: 0), levels: [], bufferStart: 0, liveCount: 0))
+    }
+
+    /// The current state, for querying. Cheap; hold it as long as a query needs.
+    public func snapshot() -> Snapshot { published.withLock { $0 } }
+
+    /// Number of live points.
+    public var count: Int { snapshot().liveCount }
+
+    /// One point to insert or replace.
+    public struct Record: Sendable {
+        /// Unique id within the set.
+        public var id: String
+        /// Position; must be valid.
+        public var point: GeoPoint
+        /// Caller's data.
+        public var payload: (any PointPayload)?
+        /// Creates a record.
+        public init(id: String, point: GeoPoint, payload: (any PointPayload)? = nil) {
+            self.id = id
+            self.point = point
+            self.payload = payload
+        }
+    }
+
+    /// Inserts or replaces (by id) a batch of points, atomically: readers see all of it
+    /// or none. Every point is validated first; a bad one throws and changes nothing.
+    ///
+    /// - Returns: the number of records applied.
+    @discardableResult
+    public func upsert(_ records: [Record]) throws(ScoutError) -> Int {
+        for (i, r) in records.enumerated() {
+            _ = try r.point.validated(path: "records[\(i)]")
+            guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must be a non-empty string", path: "records[\(i)].id") }
+        }
+        if records.isEmpty { return 0 }
+        writer.withLock { w in
+            w.epoch += 1
+            let table = EntryTable(chunks: w.chunks, count: w.entryCount)
+            var newChunks = w.chunks
+            for r in records {
+                if newChunks.isEmpty || newChunks[newChunks.count - 1].count == EntryChunk.capacity {
+                    newChunks.append(EntryChunk())
+                }
+                let index = Int32(w.entryCount)
+                if let old = w.ids[r.id] {
+                    if Int(old) < table.count { table.markRemoved(old, epoch: w.epoch) }
+                    else { EntryTable(chunks: newChunks, count: w.entryCount).markRemoved(old, epoch: w.epoch) }
+                    w.dead += 1
+                }
+                newChunks[newChunks.count - 1].append(Entry(id: r.id, lon: r.point.lon, lat: r.point.lat, payload: r.payload))
+                w.entryCount += 1
+                w.ids[r.id] = index
+            }
+            w.chunks = newChunks
+            packBufferIfFull(&w)
+            publish(w)
+        }
+        return records.count
+    }
+
+    /// Removes the points with these ids (unknown ids are ignored), atomically.
+    ///
+    /// - Returns: the number of points removed.
+    @discardableResult
+    public func remove(ids: [String]) -> Int {
+        writer.withLock { w in
+            var removed = 0
+            w.epoch += 1
+            let table = EntryTable(chunks: w.chunks, count: w.entryCount)
+            for id in ids {
+                guard let old = w.ids.removeValue(forKey: id) else { continue }
+                table.markRemoved(old, epoch: w.epoch)
+                removed += 1
+                w.dead += 1
+            }
+            if removed > 0 { publish(w) } else { w.epoch -= 1 }
+            return removed
+        }
+    }
+
+    /// Blocks until background merges have finished (for tests and benchmarks).
+    public func waitForMerges() { mergeGroup.wait() }
+
+    /// Packs the whole buffer into a level now (for bulk loads and benchmarks).
+    public func pack() {
+        writer.withLock { w in
+            packBuffer(&w)
+            publish(w)
+        }
+    }
+
+    private func publish(_ w: WriterState) {
+        let snap = Snapshot(epoch: w.epoch, table: EntryTable(chunks: w.chunks, count: w.entryCount),
+                            levels: w.levels, bufferStart: w.bufferStart, liveCount: w.ids.count)
+        published.withLock { $0 = snap }
+    }
+
+    private func packBufferIfFull(_ w: inout WriterState) {
+        if w.entryCount - w.bufferStart >= Self.bufferLimit { packBuffer(&w) }
+    }
+
+    /// Builds a level from the live entries of `trees` and of the entry range `range`.
+    private static func build(table: EntryTable, epoch: UInt32, trees: [PackedTree], range: Range<Int>) -> PackedTree {
+        var ids: [Int32] = [], lons: [Double] = [], lats: [Double] = []
+        let total = trees.reduce(range.count) { $0 + $1.count }
+        ids.reserveCapacity(total); lons.reserveCapacity(total); lats.reserveCapacity(total)
+        func add(_ e: Int32, _ lon: Double, _ lat: Double) {
+            if table.removedAt(e) > epoch { ids.append(e); lons.append(lon); lats.append(lat) }
+        }
+        for t in trees {
+            for i in 0..<t.count { add(t.entries[i], t.coords[2 * i], t.coords[2 * i + 1]) }
+        }
+        for i in range {
+            let e = table.entry(Int32(i))
+            add(Int32(i), e.lon, e.lat)
+        }
+        return PackedTree(entries: ids, lons: lons, lats: lats)
+    }
+
+    private func packBuffer(_ w: inout WriterState) {
+        guard w.entryCount > w.bufferStart else { return }
+        let table = EntryTable(chunks: w.chunks, count: w.entryCount)
+        var level = Self.build(table: table, epoch: w.epoch, trees: [], range: w.bufferStart..<w.entryCount)
+        w.bufferStart = w.entryCount
+        // Merge with the newest levels while they are not much bigger (a binary-counter LSM).
+        while let last = w.levels.last, last.count <= 4 * max(level.count, 1) {
+            if last.count + level.count > Self.backgroundMergeThreshold {
+                if !w.merging { scheduleMerge(&w) }
+                break
+            }
+            w.levels.removeLast()
+            level = Self.build(table: table, epoch: w.epoch, trees: [last, level], range: 0..<0)
+        }
+        if level.count > 0 { w.levels.append(level) }
+    }
+
+    /// Merges every level into one on the background queue; writes continue meanwhile and
+    /// land in new levels. Installation swaps exactly the merged levels, so nothing is lost.
+    private func scheduleMerge(_ w: inout WriterState) {
+        guard w.levels.count >= 2 else { return }
+        w.merging = true
+        let inputs = w.levels
+        let table = EntryTable(chunks: w.chunks, count: w.entryCount)
+        let epoch = w.epoch
+        mergeGroup.enter()
+        mergeQueue.async { [self] in
+            let merged = Self.build(table: table, epoch: epoch, trees: inputs, range: 0..<0)
+            writer.withLock { w in
+                // The merged inputs are still the oldest levels: only this merge removes them.
+                w.levels.removeFirst(inputs.count)
+                w.levels.insert(merged, at: 0)
+                w.merging = false
+                publish(w)
+            }
+            mergeGroup.leave()
+        }
+    }
+
+    /// Bytes used by the spatial structures: trees (20 bytes a point) and the removal
+    /// epochs (4 bytes an entry). Ids and payloads are not counted.
+    public var indexMemoryBytes: Int {
+        let s = snapshot()
+        return s.levels.reduce(0) { $0 + $1.memoryBytes } + s.table.chunks.count * EntryChunk.capacity * 4
+    }
+
+    /// An immutable state of the set at one epoch.
+    public final class Snapshot: Sendable {
+        /// The write epoch this snapshot shows.
+        public let epoch: UInt32
+        let table: EntryTable
+        let levels: [PackedTree]
+        let bufferStart: Int
+        /// Number of live points.
+        public let liveCount: Int
+
+        init(epoch: UInt32, table: EntryTable, levels: [PackedTree], bufferStart: Int, liveCount: Int) {
+            self.epoch = epoch
+            self.table = table
+            self.levels = levels
+            self.bufferStart = bufferStart
+            self.liveCount = liveCount
+        }
+
+        /// Number of packed levels (for stats and tests).
+        public var levelCount: Int { levels.count }
+
+        /// The entry behind an entry number returned by a query.
+        public func entry(_ ref: EntryRef) -> Entry { table.entry(ref.index) }
+
+        @inline(__always)
+        func isLive(_ e: Int32) -> Bool { table.removedAt(e) > epoch }
+
+        /// Calls `body(entry, lon, lat)` for every live point in a box that does not cross
+        /// the antimeridian.
+        @inline(__always)
+        func forEachLive(west: Double, south: Double, east: Double, north: Double, _ body: (Int32, Double, Double) -> Void) {
+            for level in levels {
+                level.forEach(west: west, south: south, east: east, north: north) { e, x, y in
+                    if isLive(e) { body(e, x, y) }
+                }
+            }
+            var i = bufferStart
+            while i < table.count {
+                let e = table.entry(Int32(i))
+                if e.lon >= west && e.lon <= east && e.lat >= south && e.lat <= north && isLive(Int32(i)) {
+                    body(Int32(i), e.lon, e.lat)
+                }
+                i += 1
+            }
+        }
+
+        /// Every live entry number (for brute-force checks and exports).
+        public func allLive() -> [EntryRef] {
+            var out: [EntryRef] = []
+            for i in 0..<table.count where isLive(Int32(i)) { out.append(EntryRef(index: Int32(i))) }
+            return out
+        }
+    }
+}
+
+/// A reference to one entry of a ``PointSet`` snapshot.
+public struct EntryRef: Hashable, Sendable {
+    /// The entry number.
+    public let index: Int32
+    /// Wraps an entry number.
+    @inlinable public init(index: Int32) { self.index = index }
+}

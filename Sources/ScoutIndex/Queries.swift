@@ -1,0 +1,203 @@
+import Foundation
+import ScoutCore
+import ScoutGeodesy
+import ScoutGeometry
+
+/// A query result with its geodesic distance from the query's reference point, in metres
+/// rounded to the millimetre (see ``DistanceBounds/millimetres(_:_:)``).
+public struct DistancedRef: Hashable, Sendable {
+    /// The entry.
+    public let ref: EntryRef
+    /// Geodesic distance in metres, rounded to the millimetre.
+    public let distance: Double
+    /// Creates a result.
+    public init(ref: EntryRef, distance: Double) {
+        self.ref = ref
+        self.distance = distance
+    }
+}
+
+/// A radius match with cheap bounds of its distance, for ranking without exact work.
+public struct BoundedRef: Sendable {
+    /// The entry.
+    public let ref: EntryRef
+    /// Lower bound of the geodesic distance in metres.
+    public let lower: Double
+    /// Upper bound of the geodesic distance in metres.
+    public let upper: Double
+}
+
+extension PointSet.Snapshot {
+    /// Every live point in the box, edges inclusive (`west > east` crosses 180°).
+    ///
+    /// - Complexity: O(√n + k) per level; no allocation besides the result.
+    public func entries(in box: GeoBox, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
+        var out: [EntryRef] = []
+        for b in box.unwrapped {
+            forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, _, _ in
+                let ref = EntryRef(index: e)
+                if filter(ref) { out.append(ref) }
+            }
+        }
+        return out
+    }
+
+    /// Every live point whose geodesic distance from `center` is at most `radius` metres,
+    /// exactly (WGS84), in no particular order.
+    ///
+    /// Cheap bounds decide almost every point; `geod_inverse` decides the rest.
+    public func entries(within radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
+        let test = RadiusTest(center: center, radius: radius)
+        var out: [EntryRef] = []
+        for b in test.boxes {
+            forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in
+                if test.contains(lat: y, lon: x) {
+                    let ref = EntryRef(index: e)
+                    if filter(ref) { out.append(ref) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Like ``entries(within:of:where:)``, with cheap distance bounds for ranking.
+    public func boundedEntries(within radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool = { _ in true }) -> [BoundedRef] {
+        let test = RadiusTest(center: center, radius: radius)
+        var out: [BoundedRef] = []
+        for b in test.boxes {
+            forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in
+                if test.contains(lat: y, lon: x) {
+                    let ref = EntryRef(index: e)
+                    if filter(ref) {
+                        let (lo, hi) = test.bounds(lat: y, lon: x)
+                        out.append(BoundedRef(ref: ref, lower: min(lo, radius), upper: hi))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The `limit` matches nearest to `origin`, with exact millimetre distances, sorted by
+    /// distance then id. Only matches whose lower bound can reach the top are measured.
+    public func nearestFirst(_ matches: [BoundedRef], from origin: GeoPoint, limit: Int) -> [DistancedRef] {
+        if matches.isEmpty || limit <= 0 { return [] }
+        var pool = matches
+        if matches.count > limit {
+            // The limit-th smallest upper bound caps every member of the top.
+            var uppers = matches.map(\.upper)
+            let cap = uppers.withUnsafeMutableBufferPointer { quickselect($0, limit - 1) }
+            // A margin of 1 mm keeps points that could tie a member once rounded.
+            pool = matches.filter { $0.lower <= cap + 0.001 }
+        }
+        var measured = pool.map { m -> DistancedRef in
+            let e = table.entry(m.ref.index)
+            return DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(GeoPoint(lat: e.lat, lon: e.lon), origin))
+        }
+        measured.sort { a, b in
+            a.distance != b.distance ? a.distance < b.distance : table.entry(a.ref.index).id < table.entry(b.ref.index).id
+        }
+        if measured.count > limit { measured.removeLast(measured.count - limit) }
+        return measured
+    }
+
+    /// Exact millimetre distances from `origin` for the given entries.
+    public func distances(of refs: [EntryRef], from origin: GeoPoint) -> [DistancedRef] {
+        refs.map { r in
+            let e = table.entry(r.index)
+            return DistancedRef(ref: r, distance: DistanceBounds.millimetres(GeoPoint(lat: e.lat, lon: e.lon), origin))
+        }
+    }
+
+    /// The id of an entry (for ordering by id).
+    public func id(of ref: EntryRef) -> String { table.entry(ref.index).id }
+
+    /// Every live point the region covers (boundary included), judged by GEOS.
+    ///
+    /// Candidates come from the region's envelope; boxes of candidates that GEOS finds
+    /// wholly inside or outside the region are decided at once, and only points in boxes
+    /// that meet the boundary are tested one by one.
+    public func entries(coveredBy region: Region, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
+        guard let env = region.envelope else { return [] }
+        var cands: [Candidate] = []
+        forEachLive(west: env.west, south: env.south, east: env.east, north: env.north) { e, x, y in
+            let ref = EntryRef(index: e)
+            if filter(ref) { cands.append(Candidate(entry: e, lon: x, lat: y)) }
+        }
+        var out: [EntryRef] = []
+        cands.withUnsafeMutableBufferPointer { buf in
+            classify(region, env, buf, 0..<buf.count, depth: 0, into: &out)
+        }
+        return out
+    }
+
+    /// Every live point in the corridor (see ``Corridor`` for its accuracy contract).
+    public func entries(along corridor: Corridor, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
+        let near = entries(within: corridor.reach, of: corridor.center, where: filter)
+        return near.filter { r in
+            let e = table.entry(r.index)
+            return corridor.contains(lon: e.lon, lat: e.lat)
+        }
+    }
+}
+
+struct Candidate {
+    var entry: Int32
+    var lon: Double
+    var lat: Double
+}
+
+/// Points per box below which GEOS judges each point instead of the box.
+let pointsPerBoxTest = 6
+
+private func classify(_ region: Region, _ box: GeoBox, _ c: UnsafeMutableBufferPointer<Candidate>, _ range: Range<Int>,
+                      depth: Int, into out: inout [EntryRef]) {
+    if range.isEmpty { return }
+    if range.count <= pointsPerBoxTest || depth >= 24 {
+        for i in range where region.covers(lon: c[i].lon, lat: c[i].lat) { out.append(EntryRef(index: c[i].entry)) }
+        return
+    }
+    switch region.relation(to: box) {
+    case .inside:
+        for i in range { out.append(EntryRef(index: c[i].entry)) }
+    case .outside:
+        return
+    case .boundary:
+        let midLon = (box.west + box.east) / 2, midLat = (box.south + box.north) / 2
+        // Partition into quadrants; a point on a split line goes to the east/north box,
+        // whose closed edges hold it exactly.
+        let splitX = partition(c, range) { $0.lon < midLon }
+        let splitYW = partition(c, range.lowerBound..<splitX) { $0.lat < midLat }
+        let splitYE = partition(c, splitX..<range.upperBound) { $0.lat < midLat }
+        classify(region, GeoBox(west: box.west, south: box.south, east: midLon, north: midLat), c, range.lowerBound..<splitYW, depth: depth + 1, into: &out)
+        classify(region, GeoBox(west: box.west, south: midLat, east: midLon, north: box.north), c, splitYW..<splitX, depth: depth + 1, into: &out)
+        classify(region, GeoBox(west: midLon, south: box.south, east: box.east, north: midLat), c, splitX..<splitYE, depth: depth + 1, into: &out)
+        classify(region, GeoBox(west: midLon, south: midLat, east: box.east, north: box.north), c, splitYE..<range.upperBound, depth: depth + 1, into: &out)
+    }
+}
+
+/// Moves the elements satisfying `belongsFirst` to the front of `range`; returns the split.
+private func partition(_ c: UnsafeMutableBufferPointer<Candidate>, _ range: Range<Int>, _ belongsFirst: (Candidate) -> Bool) -> Int {
+    var i = range.lowerBound
+    for j in range where belongsFirst(c[j]) {
+        c.swapAt(i, j)
+        i += 1
+    }
+    return i
+}
+
+/// The k-th smallest value (0-based), reordering the buffer.
+func quickselect(_ a: UnsafeMutableBufferPointer<Double>, _ k: Int) -> Double {
+    var lo = 0, hi = a.count - 1
+    while lo < hi {
+        let pivot = a[(lo + hi) >> 1]
+        var i = lo, j = hi
+        while i <= j {
+            while a[i] < pivot { i += 1 }
+            while a[j] > pivot { j -= 1 }
+            if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+        }
+        if k <= j { hi = j } else if k >= i { lo = i } else { return a[k] }
+    }
+    return a[k]
+}
