@@ -25,6 +25,12 @@ public struct BoundedRef: Sendable {
     public let lower: Double
     /// Upper bound of the geodesic distance in metres.
     public let upper: Double
+    /// Creates a bounded match.
+    public init(ref: EntryRef, lower: Double, upper: Double) {
+        self.ref = ref
+        self.lower = lower
+        self.upper = upper
+    }
 }
 
 extension PointSet.Snapshot {

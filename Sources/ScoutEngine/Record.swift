@@ -1,0 +1,83 @@
+import ScoutCore
+import ScoutIndex
+import ScoutJSON
+
+/// A point record as loaded or upserted: id, kind, position and any other fields, kept
+/// in order as given.
+public struct PointRecord: Sendable {
+    /// Unique id within its kind.
+    public var id: String
+    /// The kind: `dog`, `gym`, `shelter` or any other word.
+    public var kind: String
+    /// Position.
+    public var point: GeoPoint
+    /// Every other field of the record, in input order.
+    public var fields: [(String, JSONValue)]
+
+    /// Creates a record.
+    public init(id: String, kind: String, point: GeoPoint, fields: [(String, JSONValue)] = []) {
+        self.id = id
+        self.kind = kind
+        self.point = point
+        self.fields = fields
+    }
+
+    /// Longest id accepted, in bytes.
+    public static let maximumIdLength = 256
+
+    /// Checks a kind name: 1–64 characters of `a-z`, `0-9`, `_` and `-`.
+    public static func validateKind(_ kind: String, path: String) throws(ScoutError) {
+        guard !kind.isEmpty, kind.utf8.count <= 64,
+              kind.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F || $0 == 0x2D }) else {
+            throw ScoutError(.invalidRequest, "kind must be 1-64 characters of a-z, 0-9, _ and -", path: path)
+        }
+    }
+
+    /// Builds a record from a JSON object `{"id","kind","lat","lon", …}`; `defaultKind`
+    /// applies when the object has no kind. Errors name the field under `path`.
+    public static func from(json v: JSONValue, defaultKind: String?, path: String) throws(ScoutError) -> PointRecord {
+        guard let members = v.members else {
+            throw ScoutError(.invalidRequest, "a record must be a JSON object, not \(v.typeName)", path: path)
+        }
+        var id: String?, kind: String?, lat: Double?, lon: Double?
+        var fields: [(String, JSONValue)] = []
+        func at(_ f: String) -> String { path.isEmpty ? f : "\(path).\(f)" }
+        for (k, x) in members {
+            switch k {
+            case "id":
+                switch x {
+                case .string(let s): id = s
+                case .number(let t): id = t
+                default: throw ScoutError(.invalidRequest, "id must be a string or a number", path: at("id"))
+                }
+            case "kind":
+                guard let s = x.string else { throw ScoutError(.invalidRequest, "kind must be a string", path: at("kind")) }
+                kind = s
+            case "lat":
+                guard let d = x.double else { throw ScoutError(.invalidRequest, "lat must be a number", path: at("lat")) }
+                lat = d
+            case "lon":
+                guard let d = x.double else { throw ScoutError(.invalidRequest, "lon must be a number", path: at("lon")) }
+                lon = d
+            default:
+                fields.append((k, x))
+            }
+        }
+        guard let id, !id.isEmpty else { throw ScoutError(.invalidRequest, "id is required and must not be empty", path: at("id")) }
+        guard id.utf8.count <= maximumIdLength else {
+            throw ScoutError(.limitExceeded, "id must be at most \(maximumIdLength) bytes", path: at("id"))
+        }
+        guard let kind = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
+        try validateKind(kind, path: at("kind"))
+        guard let lat else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
+        guard let lon else { throw ScoutError(.invalidRequest, "lon is required", path: at("lon")) }
+        let p = try GeoPoint(lat: lat, lon: lon).validated(path: path.isEmpty ? nil : path)
+        return PointRecord(id: id, kind: kind, point: p, fields: fields)
+    }
+}
+
+/// What the index keeps with each point besides its position: the record's other fields.
+final class RecordPayload: PointPayload {
+    let fields: [(String, JSONValue)]
+    init(fields: [(String, JSONValue)]) { self.fields = fields }
+}

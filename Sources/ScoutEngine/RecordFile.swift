@@ -1,0 +1,117 @@
+import Foundation
+import ScoutCore
+import ScoutJSON
+
+/// Reads files of point records.
+///
+/// Formats, chosen by extension (`.jsonl`/`.ndjson`, `.geojson`/`.json`, `.csv`):
+/// - JSON Lines: one object `{"id","kind","lat","lon", …}` a line; blank lines skipped;
+/// - GeoJSON: a FeatureCollection of Point features; `id` from the feature's `id` or
+///   `properties.id`, `kind` from `properties.kind`; other properties are kept;
+/// - CSV: a header naming `id`, `lat`, `lon` and optionally `kind` (any order); no quoting.
+/// Errors say `line N` (or `features[N]`) and the field.
+public enum RecordFile {
+    /// Largest file accepted, in bytes.
+    public static let maximumFileBytes = 2 << 30
+
+    /// Reads every record of a file.
+    public static func read(path: String, defaultKind: String?) throws(ScoutError) -> [PointRecord] {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ScoutError(.notFound, "no file at the given path", path: "path")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw ScoutError(.notFound, "the file could not be read", path: "path")
+        }
+        guard data.count <= maximumFileBytes else { throw ScoutError(.limitExceeded, "the file is larger than 2 GiB", path: "path") }
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") { return try csv([UInt8](data), defaultKind: defaultKind) }
+        if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return try geojson([UInt8](data), defaultKind: defaultKind) }
+        return try jsonLines([UInt8](data), defaultKind: defaultKind)
+    }
+
+    /// Splits bytes into lines (LF or CRLF), calling `body(lineNumber, bytes)`.
+    static func forEachLine(_ bytes: [UInt8], _ body: (Int, ArraySlice<UInt8>) throws(ScoutError) -> Void) throws(ScoutError) {
+        var start = 0, line = 1
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+            var stop = end
+            if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
+            try body(line, bytes[start..<stop])
+            start = end + 1
+            line += 1
+        }
+    }
+
+    /// Parses JSON Lines records.
+    public static func jsonLines(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
+        var out: [PointRecord] = []
+        try forEachLine(bytes) { (n, line) throws(ScoutError) in
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
+            let v: JSONValue
+            do throws(JSONParseError) { v = try JSONReader.parse(Array(line)) } catch {
+                throw ScoutError(.parseError, "line \(n) is not valid JSON: \(error.message)", path: "line \(n)")
+            }
+            do throws(ScoutError) { out.append(try PointRecord.from(json: v, defaultKind: defaultKind, path: "")) } catch {
+                throw ScoutError(error.code, "line \(n): \(error.message)", path: "line \(n): \(error.path ?? "")")
+            }
+        }
+        return out
+    }
+
+    /// Parses a GeoJSON FeatureCollection of Points.
+    public static func geojson(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
+        let v: JSONValue
+        do throws(JSONParseError) { v = try JSONReader.parse(bytes) } catch {
+            throw ScoutError(.parseError, "the file is not valid JSON: \(error.description)", path: "path")
+        }
+        guard v["type"]?.string == "FeatureCollection", let features = v["features"]?.array else {
+            throw ScoutError(.invalidRequest, "a GeoJSON file must be a FeatureCollection with a features array", path: "type")
+        }
+        var out: [PointRecord] = []
+        for (i, f) in features.enumerated() {
+            let at = "features[\(i)]"
+            guard f["type"]?.string == "Feature", let g = f["geometry"], g["type"]?.string == "Point",
+                  let c = g["coordinates"]?.array, c.count >= 2, let lon = c[0].double, let lat = c[1].double else {
+                throw ScoutError(.invalidRequest, "\(at) must be a Feature with a Point geometry of [lon, lat]", path: "\(at).geometry")
+            }
+            var members: [(String, JSONValue)] = [("lat", .number(String(lat))), ("lon", .number(String(lon)))]
+            if let id = f["id"] { members.append(("id", id)) }
+            for (k, x) in f["properties"]?.members ?? [] where k != "lat" && k != "lon" && !(k == "id" && f["id"] != nil) {
+                members.append((k, x))
+            }
+            out.append(try PointRecord.from(json: .object(members), defaultKind: defaultKind, path: at))
+        }
+        return out
+    }
+
+    /// Parses CSV `id,lat,lon[,kind]` with a header line.
+    public static func csv(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
+        var out: [PointRecord] = []
+        var columns: [String: Int] = [:]
+        try forEachLine(bytes) { (n, line) throws(ScoutError) in
+            let cells = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+            if columns.isEmpty {
+                for (i, c) in cells.enumerated() { columns[c.lowercased()] = i }
+                for need in ["id", "lat", "lon"] where columns[need] == nil {
+                    throw ScoutError(.invalidRequest, "the CSV header must name the column \(need)", path: "line 1")
+                }
+                return
+            }
+            if cells.count == 1 && cells[0].isEmpty { return }
+            func cell(_ name: String) -> String? { columns[name].flatMap { $0 < cells.count ? cells[$0] : nil } }
+            guard let id = cell("id"), !id.isEmpty else { throw ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id") }
+            guard let lat = cell("lat").flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat") }
+            guard let lon = cell("lon").flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon") }
+            let kind = cell("kind").flatMap { $0.isEmpty ? nil : $0 } ?? defaultKind
+            var members: [(String, JSONValue)] = [("id", .string(id)), ("lat", .number(String(lat))), ("lon", .number(String(lon)))]
+            if let kind { members.append(("kind", .string(kind))) }
+            do throws(ScoutError) { out.append(try PointRecord.from(json: .object(members), defaultKind: nil, path: "")) } catch {
+                throw ScoutError(error.code, "line \(n): \(error.message)", path: "line \(n): \(error.path ?? "")")
+            }
+        }
+        return out
+    }
+}

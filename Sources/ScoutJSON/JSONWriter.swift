@@ -1,0 +1,144 @@
+/// Writes compact JSON into a byte buffer: the worker's response writer.
+///
+/// ```swift
+/// var w = JSONWriter()
+/// w.objectStart(); w.key("ok"); w.bool(true); w.objectEnd()
+/// ```
+/// Commas are inserted automatically. Strings are escaped per RFC 8259 (quotes,
+/// backslashes and control characters; other Unicode passes through as UTF-8).
+public struct JSONWriter {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    /// Creates an empty writer.
+    public init() { bytes.reserveCapacity(1024) }
+
+    /// Empties the buffer, keeping its capacity.
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma = false
+    }
+
+    @inline(__always) private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// `{`
+    public mutating func objectStart() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    /// `}`
+    public mutating func objectEnd() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    /// `[`
+    public mutating func arrayStart() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    /// `]`
+    public mutating func arrayEnd() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// A member name; the value follows.
+    public mutating func key(_ k: String) {
+        separate()
+        escaped(k)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A string value.
+    public mutating func string(_ s: String) { separate(); escaped(s); needsComma = true }
+
+    /// `true` / `false`.
+    public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8)); needsComma = true }
+
+    /// `null`.
+    public mutating func null() { separate(); bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]); needsComma = true }
+
+    /// An integer.
+    public mutating func int(_ v: Int) {
+        separate()
+        if v == 0 { bytes.append(0x30); needsComma = true; return }
+        var n = v.magnitude
+        if v < 0 { bytes.append(UInt8(ascii: "-")) }
+        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var len = 0
+        withUnsafeMutableBytes(of: &tmp) { buf in
+            while n > 0 { buf[len] = UInt8(n % 10) + 0x30; n /= 10; len += 1 }
+            for k in stride(from: len - 1, through: 0, by: -1) { bytes.append(buf[k]) }
+        }
+        needsComma = true
+    }
+
+    /// A finite number in its shortest round-trip form (`null` for NaN or infinity, which
+    /// Scout never produces on purpose).
+    public mutating func number(_ v: Double) {
+        guard v.isFinite else { null(); return }
+        if v == v.rounded(), abs(v) < 1e15 { int(Int(v)); return }
+        separate()
+        bytes.append(contentsOf: v.description.utf8)
+        needsComma = true
+    }
+
+    /// A number rounded to `decimals` places (0…9), without trailing zeros.
+    public mutating func number(_ v: Double, decimals: Int) {
+        guard v.isFinite, abs(v) < 1e15 else { number(v); return }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (v * scale).rounded()
+        let whole = Int(scaled)
+        let neg = whole < 0
+        var mag = whole.magnitude
+        var frac = Int(mag % UInt(scale))
+        mag /= UInt(scale)
+        separate()
+        if neg { bytes.append(UInt8(ascii: "-")) }
+        needsComma = false
+        int(Int(mag))
+        if frac != 0 {
+            var digits = decimals
+            while frac % 10 == 0 { frac /= 10; digits -= 1 }
+            bytes.append(UInt8(ascii: "."))
+            var div = 1
+            for _ in 1..<max(digits, 1) { div *= 10 }
+            while div > 0 { bytes.append(UInt8((frac / div) % 10) + 0x30); div /= 10 }
+        }
+        needsComma = true
+    }
+
+    /// Any parsed value, written back compactly.
+    public mutating func value(_ v: JSONValue) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let t): separate(); bytes.append(contentsOf: t.utf8); needsComma = true
+        case .string(let s): string(s)
+        case .array(let a):
+            arrayStart()
+            for x in a { value(x) }
+            arrayEnd()
+        case .object(let m):
+            objectStart()
+            for (k, x) in m { key(k); value(x) }
+            objectEnd()
+        }
+    }
+
+    private mutating func escaped(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { u in
+            for c in u {
+                switch c {
+                case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(0x22)
+                case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(0x5C)
+                case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
+                default: bytes.append(c)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

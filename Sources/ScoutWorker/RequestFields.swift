@@ -1,0 +1,124 @@
+import ScoutCore
+import ScoutEngine
+import ScoutJSON
+
+/// Typed access to the fields of a request object, with errors that name the field.
+struct RequestFields {
+    let object: JSONValue
+
+    func has(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
+
+    func string(_ key: String) throws(ScoutError) -> String {
+        guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
+        guard let s = v.string else { throw ScoutError(.invalidRequest, "\(key) must be a string, not \(v.typeName)", path: key) }
+        return s
+    }
+
+    func optionalString(_ key: String) throws(ScoutError) -> String? {
+        guard has(key) else { return nil }
+        return try string(key)
+    }
+
+    func number(_ key: String) throws(ScoutError) -> Double {
+        guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
+        guard let d = v.double else { throw ScoutError(.invalidRequest, "\(key) must be a number, not \(v.typeName)", path: key) }
+        return d
+    }
+
+    func optionalNumber(_ key: String) throws(ScoutError) -> Double? {
+        guard has(key) else { return nil }
+        return try number(key)
+    }
+
+    func integer(_ key: String, default value: Int? = nil) throws(ScoutError) -> Int {
+        guard has(key) else {
+            if let value { return value }
+            throw ScoutError(.invalidRequest, "\(key) is required", path: key)
+        }
+        let d = try number(key)
+        guard d == d.rounded(), abs(d) < 1e15 else { throw ScoutError(.invalidRequest, "\(key) must be a whole number", path: key) }
+        return Int(d)
+    }
+
+    func point(_ key: String) throws(ScoutError) -> GeoPoint {
+        guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
+        return try RequestFields.point(v, path: key)
+    }
+
+    static func point(_ v: JSONValue, path: String) throws(ScoutError) -> GeoPoint {
+        guard v.members != nil else {
+            throw ScoutError(.invalidRequest, "a point is an object {\"lat\": …, \"lon\": …}", path: path)
+        }
+        guard let latV = v["lat"] else { throw ScoutError(.invalidRequest, "lat is required", path: "\(path).lat") }
+        guard let lat = latV.double else { throw ScoutError(.invalidRequest, "lat must be a number", path: "\(path).lat") }
+        guard let lonV = v["lon"] else { throw ScoutError(.invalidRequest, "lon is required", path: "\(path).lon") }
+        guard let lon = lonV.double else { throw ScoutError(.invalidRequest, "lon must be a number", path: "\(path).lon") }
+        return try GeoPoint(lat: lat, lon: lon).validated(path: path)
+    }
+
+    /// `[w, s, e, n]`.
+    func box(_ key: String) throws(ScoutError) -> GeoBox {
+        guard let a = object[key]?.array, a.count == 4 else {
+            throw ScoutError(.invalidRequest, "\(key) must be an array [west, south, east, north]", path: key)
+        }
+        var e: [Double] = []
+        for (i, x) in a.enumerated() {
+            guard let d = x.double else { throw ScoutError(.invalidRequest, "box edges must be numbers", path: "\(key)[\(i)]") }
+            e.append(d)
+        }
+        return try GeoBox(west: e[0], south: e[1], east: e[2], north: e[3]).validated(path: key)
+    }
+
+    /// A GeoJSON Polygon/MultiPolygon object (or a Feature holding one), or a WKT string.
+    func polygon(_ key: String) throws(ScoutError) -> PolygonShape {
+        guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
+        if let wkt = v.string { return .wkt(wkt) }
+        var g = v
+        if g["type"]?.string == "Feature", let inner = g["geometry"] { g = inner }
+        guard let type = g["type"]?.string else {
+            throw ScoutError(.invalidGeometry, "\(key) must be a GeoJSON Polygon or MultiPolygon, or a WKT string", path: "\(key).type")
+        }
+        guard let coords = g["coordinates"] else { throw ScoutError(.invalidGeometry, "coordinates are required", path: "\(key).coordinates") }
+        switch type {
+        case "Polygon":
+            return .polygon(try RequestFields.rings(coords, path: "\(key).coordinates"))
+        case "MultiPolygon":
+            guard let polys = coords.array else { throw ScoutError(.invalidGeometry, "coordinates must be an array of polygons", path: "\(key).coordinates") }
+            var out: [[[SIMD2<Double>]]] = []
+            for (i, p) in polys.enumerated() { out.append(try RequestFields.rings(p, path: "\(key).coordinates[\(i)]")) }
+            return .multiPolygon(out)
+        default:
+            throw ScoutError(.invalidGeometry, "\(key) must be a Polygon or MultiPolygon, not \(type.prefix(32))", path: "\(key).type")
+        }
+    }
+
+    static func rings(_ v: JSONValue, path: String) throws(ScoutError) -> [[SIMD2<Double>]] {
+        guard let rings = v.array else { throw ScoutError(.invalidGeometry, "a polygon is an array of rings", path: path) }
+        var out: [[SIMD2<Double>]] = []
+        for (ri, r) in rings.enumerated() { out.append(try positions(r, path: "\(path)[\(ri)]")) }
+        return out
+    }
+
+    static func positions(_ v: JSONValue, path: String) throws(ScoutError) -> [SIMD2<Double>] {
+        guard let ps = v.array else { throw ScoutError(.invalidGeometry, "expected an array of positions", path: path) }
+        var out: [SIMD2<Double>] = []
+        out.reserveCapacity(ps.count)
+        for (i, p) in ps.enumerated() {
+            guard let a = p.array, a.count >= 2, let x = a[0].double, let y = a[1].double else {
+                throw ScoutError(.invalidGeometry, "a position is an array [lon, lat]", path: "\(path)[\(i)]")
+            }
+            out.append(SIMD2(x, y))
+        }
+        return out
+    }
+
+    /// A GeoJSON LineString (or a Feature holding one) as points.
+    func lineString(_ key: String) throws(ScoutError) -> [GeoPoint] {
+        guard var g = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
+        if g["type"]?.string == "Feature", let inner = g["geometry"] { g = inner }
+        guard g["type"]?.string == "LineString", let coords = g["coordinates"] else {
+            throw ScoutError(.invalidGeometry, "\(key) must be a GeoJSON LineString", path: "\(key).type")
+        }
+        return try RequestFields.positions(coords, path: "\(key).coordinates").map { GeoPoint(lat: $0.y, lon: $0.x) }
+    }
+}

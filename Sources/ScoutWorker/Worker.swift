@@ -1,0 +1,180 @@
+import ScoutCore
+import ScoutEngine
+import ScoutJSON
+
+/// The `scout serve` protocol: one JSON request object in, one JSON response line out.
+///
+/// See `docs/protocol.md`. The worker never throws and never crashes on input: every
+/// problem becomes an error response with a stable code.
+public final class Worker {
+    /// The version reported by `ping`.
+    public static let version = "0.1.0"
+    /// Longest request line accepted, in bytes.
+    public static let maximumLineBytes = 16 << 20
+
+    /// The engine requests run against.
+    public let engine: Engine
+    private var writer = JSONWriter()
+
+    /// Creates a worker over an engine.
+    public init(engine: Engine) { self.engine = engine }
+
+    /// The response line (without newline) for one request line.
+    public func respond(to line: ArraySlice<UInt8>) -> [UInt8] {
+        writer.reset()
+        let request: JSONValue
+        do throws(JSONParseError) {
+            request = try JSONReader.parse(Array(line))
+        } catch {
+            writeError(id: .null, ScoutError(.parseError, "the request is not valid JSON: \(error.description)"))
+            return writer.bytes
+        }
+        guard request.members != nil else {
+            writeError(id: .null, ScoutError(.invalidRequest, "a request must be a JSON object, not \(request.typeName)"))
+            return writer.bytes
+        }
+        var id = request["id"] ?? .null
+        switch id {
+        case .string, .number, .null: break
+        default:
+            id = .null
+            writeError(id: .null, ScoutError(.invalidRequest, "id must be a string, a number or null", path: "id"))
+            return writer.bytes
+        }
+        do throws(ScoutError) {
+            let fields = RequestFields(object: request)
+            guard request["op"] != nil else { throw ScoutError(.invalidRequest, "op is required", path: "op") }
+            let op = try fields.string("op")
+            var w = JSONWriter()
+            swap(&w, &writer)
+            defer { swap(&w, &writer) }
+            w.objectStart()
+            w.key("id"); w.value(id)
+            w.key("ok"); w.bool(true)
+            w.key("result")
+            try dispatch(op, fields, &w)
+            w.objectEnd()
+        } catch {
+            writer.reset()
+            writeError(id: id, error)
+        }
+        return writer.bytes
+    }
+
+    /// A response line for a request line that was too long (the line itself is dropped).
+    public func respondToOversizedLine() -> [UInt8] {
+        writer.reset()
+        writeError(id: .null, ScoutError(.limitExceeded, "a request line may be at most \(Worker.maximumLineBytes) bytes"))
+        return writer.bytes
+    }
+
+    private func writeError(id: JSONValue, _ e: ScoutError) {
+        writer.objectStart()
+        writer.key("id"); writer.value(id)
+        writer.key("ok"); writer.bool(false)
+        writer.key("error")
+        writer.objectStart()
+        writer.key("code"); writer.string(e.code.rawValue)
+        writer.key("message"); writer.string(e.message)
+        if let p = e.path { writer.key("path"); writer.string(p) }
+        writer.objectEnd()
+        writer.objectEnd()
+    }
+
+    private func dispatch(_ op: String, _ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        switch op {
+        case "ping":
+            w.objectStart(); w.key("version"); w.string(Worker.version); w.objectEnd()
+        case "stats":
+            let stats = engine.stats()
+            w.objectStart()
+            w.key("kinds"); w.objectStart()
+            for s in stats { w.key(s.kind); w.int(s.count) }
+            w.objectEnd()
+            w.key("total"); w.int(stats.reduce(0) { $0 + $1.count })
+            w.key("index_bytes"); w.int(stats.reduce(0) { $0 + $1.indexBytes })
+            w.objectEnd()
+        case "load":
+            let path = try f.string("path")
+            let n = try engine.load(path: path, kind: try f.optionalString("kind"))
+            w.objectStart(); w.key("loaded"); w.int(n); w.objectEnd()
+        case "upsert":
+            guard let records = f.object["records"]?.array else {
+                throw ScoutError(.invalidRequest, "records must be an array of record objects", path: "records")
+            }
+            guard records.count <= SearchQuery.maximumLimit else {
+                throw ScoutError(.limitExceeded, "at most \(SearchQuery.maximumLimit) records per upsert", path: "records")
+            }
+            var parsed: [PointRecord] = []
+            parsed.reserveCapacity(records.count)
+            for (i, r) in records.enumerated() {
+                parsed.append(try PointRecord.from(json: r, defaultKind: try f.optionalString("kind"), path: "records[\(i)]"))
+            }
+            let n = try engine.upsert(parsed)
+            w.objectStart(); w.key("upserted"); w.int(n); w.objectEnd()
+        case "remove":
+            let kind = try f.string("kind")
+            guard let ids = f.object["ids"]?.array else { throw ScoutError(.invalidRequest, "ids must be an array", path: "ids") }
+            var list: [String] = []
+            for (i, x) in ids.enumerated() {
+                switch x {
+                case .string(let s): list.append(s)
+                case .number(let t): list.append(t)
+                default: throw ScoutError(.invalidRequest, "ids must be strings or numbers", path: "ids[\(i)]")
+                }
+            }
+            let n = try engine.remove(kind: kind, ids: list)
+            w.objectStart(); w.key("removed"); w.int(n); w.objectEnd()
+        case "search":
+            try writeResult(try engine.search(try searchQuery(f)), &w)
+        case "nearest":
+            let q = NearestQuery(kind: try f.string("kind"), from: try f.point("from"),
+                                 k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"))
+            try writeResult(try engine.nearest(q), &w)
+        default:
+            throw ScoutError(.unknownOp, "unknown op \"\(op.prefix(40))\"; known: ping, stats, load, upsert, remove, search, nearest", path: "op")
+        }
+    }
+
+    private func searchQuery(_ f: RequestFields) throws(ScoutError) -> SearchQuery {
+        let kind = try f.string("kind")
+        let shapes = ["near", "bbox", "within", "along"].filter { f.has($0) }
+        guard shapes.count == 1 else {
+            throw ScoutError(.invalidRequest, shapes.isEmpty ? "a search needs one of near, bbox, within or along"
+                             : "a search takes only one of near, bbox, within or along", path: shapes.isEmpty ? "near" : shapes[1])
+        }
+        let area: SearchArea
+        switch shapes[0] {
+        case "near": area = .radius(center: try f.point("near"), meters: try f.number("radius_m"))
+        case "bbox": area = .box(try f.box("bbox"))
+        case "within": area = .polygon(try f.polygon("within"), crs: try f.optionalString("crs"))
+        default: area = .corridor(route: try f.lineString("along"), meters: try f.number("distance_m"))
+        }
+        var sort: SortOrder?
+        if let s = try f.optionalString("sort") {
+            guard let order = SortOrder(rawValue: s) else {
+                throw ScoutError(.invalidRequest, "sort must be \"distance\" or \"id\"", path: "sort")
+            }
+            sort = order
+        }
+        return SearchQuery(kind: kind, area: area, limit: try f.integer("limit", default: SearchQuery.defaultLimit),
+                           from: f.has("from") ? try f.point("from") : nil, sort: sort)
+    }
+
+    private func writeResult(_ r: SearchResult, _ w: inout JSONWriter) throws(ScoutError) {
+        w.objectStart()
+        w.key("total"); w.int(r.total)
+        w.key("results"); w.arrayStart()
+        for h in r.hits {
+            w.objectStart()
+            w.key("id"); w.string(h.id)
+            w.key("kind"); w.string(h.kind)
+            w.key("lat"); w.number(h.point.lat)
+            w.key("lon"); w.number(h.point.lon)
+            if let d = h.distance { w.key("distance_m"); w.number(d, decimals: 3) }
+            w.objectEnd()
+        }
+        w.arrayEnd()
+        w.objectEnd()
+    }
+}
