@@ -1,0 +1,66 @@
+import Foundation
+import ScoutCore
+import ScoutEngine
+import Testing
+
+@Suite struct RecordFileTests {
+    func write(_ name: String, _ text: String) -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scout-\(getpid())-\(name)").path
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    @Test func readsJSONLinesKeepingOtherFields() throws {
+        let path = write("a.jsonl", #"{"id":"a","kind":"dog","lat":1.5,"lon":2,"name":"Łatka"}"# + "\r\n\n" + #"{"id":7,"lat":-1,"lon":-2}"# + "\n")
+        let recs = try RecordFile.read(path: path, defaultKind: "gym")
+        #expect(recs.map(\.id) == ["a", "7"])
+        #expect(recs.map(\.kind) == ["dog", "gym"])
+        #expect(recs[0].point == GeoPoint(lat: 1.5, lon: 2))
+        #expect(recs[0].fields.first?.0 == "name")
+        #expect(recs[0].fields.first?.1.string == "Łatka")
+    }
+
+    @Test func readsGeoJSONPoints() throws {
+        let path = write("b.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"s1","geometry":{"type":"Point","coordinates":[17.03,51.1]},"properties":{"kind":"shelter","name":"Schronisko"}}]}"#)
+        let recs = try RecordFile.read(path: path, defaultKind: nil)
+        #expect(recs.count == 1)
+        #expect(recs[0].id == "s1" && recs[0].kind == "shelter")
+        #expect(recs[0].point == GeoPoint(lat: 51.1, lon: 17.03))
+    }
+
+    @Test func readsCSVWithColumnsInAnyOrder() throws {
+        let path = write("c.csv", "lat,lon,id,kind\n53.1,-9.2,x1,gym\n53.2,-9.3,x2,\n")
+        let recs = try RecordFile.read(path: path, defaultKind: "dog")
+        #expect(recs.map(\.kind) == ["gym", "dog"])
+        #expect(recs[1].point == GeoPoint(lat: 53.2, lon: -9.3))
+    }
+
+    @Test(arguments: [
+        ("d.jsonl", "{\"id\":\"a\",\"kind\":\"dog\",\"lat\":1,\"lon\":1}\n{\"id\":\"b\",\"kind\":\"dog\",\"lat\":91,\"lon\":1}\n", "line 2: lat"),
+        ("e.jsonl", "{\"id\":\"a\",\"kind\":\"dog\",\"lat\":1,\"lon\":1}\n\n{oops\n", "line 3"),
+        ("f.csv", "id,lat,lon\na,1,1\nb,x,1\n", "line 3: lat"),
+        ("g.csv", "id,lat\na,1\n", "line 1"),
+        ("h.jsonl", "{\"kind\":\"dog\",\"lat\":1,\"lon\":1}\n", "line 1: id"),
+        ("i.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\",\"coordinates\":[]}}]}", "features[0].geometry"),
+    ])
+    func badRecordsNameTheirLineAndField(name: String, text: String, path: String) {
+        let file = write(name, text)
+        do {
+            _ = try RecordFile.read(path: file, defaultKind: "dog")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.path == path)
+            #expect(!error.message.contains("91"), "messages never echo coordinates")
+        }
+    }
+
+    @Test func aFailedLoadLeavesTheEngineUnchanged() throws {
+        let engine = Engine()
+        try engine.upsert([PointRecord(id: "keep", kind: "dog", point: GeoPoint(lat: 1, lon: 1))])
+        let file = write("j.jsonl", "{\"id\":\"keep\",\"kind\":\"dog\",\"lat\":5,\"lon\":5}\n{\"id\":\"new\",\"kind\":\"dog\",\"lat\":5}\n")
+        #expect(throws: ScoutError.self) { try engine.load(path: file) }
+        let all = try engine.search(SearchQuery(kind: "dog", area: .box(GeoBox(west: -180, south: -90, east: 180, north: 90))))
+        #expect(all.hits.map(\.id) == ["keep"])
+        #expect(all.hits[0].point == GeoPoint(lat: 1, lon: 1))
+    }
+}

@@ -1,0 +1,80 @@
+import PropertyBased
+import ScoutJSON
+import Testing
+
+@Suite struct JSONReaderTests {
+    @Test func parsesEveryKindOfValue() throws {
+        let v = try JSONReader.parse(#" {"a": [1, -2.5e3, true, false, null], "b": {"c": "d\n\u00e9\ud83d\ude00"}} "#)
+        #expect(v["a"] == .array([.number("1"), .number("-2.5e3"), .bool(true), .bool(false), .null]))
+        #expect(v["b"]?["c"] == .string("d\né😀"))
+        #expect(v["a"]?.array?[1].double == -2500)
+    }
+
+    @Test func keepsNumberTextExactly() throws {
+        let v = try JSONReader.parse(#"{"id": 12345678901234567890}"#)
+        var w = JSONWriter()
+        w.value(v)
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"id":12345678901234567890}"#)
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "{\"a\":}", "01", "1.", "-", "\"abc", "\"\\x\"", "tru", "nul",
+        "{\"a\":1}x", "[\"\u{01}\"]", "\"\\ud800\"", "{a:1}", "1e", "[1 2]",
+    ])
+    func rejectsMalformedInput(_ text: String) {
+        #expect(throws: JSONParseError.self) { try JSONReader.parse(text) }
+    }
+
+    @Test func rejectsDeepNestingWithoutCrashing() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONReader.parse(deep) }
+        let ok = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
+        #expect(throws: Never.self) { try JSONReader.parse(ok) }
+    }
+
+    @Test func errorsCarryTheByteOffset() {
+        do {
+            _ = try JSONReader.parse("[1, 2, x]")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.offset == 7)
+        }
+    }
+}
+
+@Suite struct JSONWriterTests {
+    @Test func escapesStringsSoTheyParseBack() async {
+        await propertyCheck(count: 300, input: Gen.unicodeScalar(in: Unicode.Scalar(0)!...Unicode.Scalar(0x2FFF)!).array(of: 0...40)) { scalars in
+            var s = ""
+            s.unicodeScalars.append(contentsOf: scalars)
+            var w = JSONWriter()
+            w.objectStart(); w.key(s); w.string(s); w.objectEnd()
+            let back = try? JSONReader.parse(w.bytes)
+            #expect(back == .object([(s, .string(s))]))
+        }
+    }
+
+    @Test func writesNumbersThatRoundTrip() async {
+        await propertyCheck(count: 500, input: Gen.double(in: -1e9...1e9)) { x in
+            var w = JSONWriter()
+            w.number(x)
+            #expect(Double(String(decoding: w.bytes, as: UTF8.self)) == x)
+        }
+    }
+
+    @Test func roundsToDecimalsLikeTheRoundedValue() async {
+        await propertyCheck(count: 500, input: Gen.double(in: 0...30_000_000)) { x in
+            var w = JSONWriter()
+            w.number(x, decimals: 3)
+            let text = String(decoding: w.bytes, as: UTF8.self)
+            #expect(Double(text) == (x * 1000).rounded() / 1000, "\(x) -> \(text)")
+            #expect(!text.hasSuffix("0") || !text.contains("."))
+        }
+    }
+
+    @Test func separatesMembersWithCommas() {
+        var w = JSONWriter()
+        w.objectStart(); w.key("a"); w.arrayStart(); w.int(1); w.int(-20); w.null(); w.arrayEnd(); w.key("b"); w.bool(false); w.objectEnd()
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"a":[1,-20,null],"b":false}"#)
+    }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The main job on the bundled sample: set up, build (release), load the sample catalogue
+# into `scout serve` and answer example requests from scripts/demo-requests.jsonl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+swift build -c release --product scout 2>&1 | tail -n 3 >&2
+bin="$(swift build -c release --show-bin-path)/scout"
+"$bin" serve \
+  --load data/sample/dogs.jsonl \
+  --load data/sample/gyms.jsonl \
+  --load data/sample/shelters.jsonl \
+  < scripts/demo-requests.jsonl

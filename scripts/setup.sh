@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what Scout needs on Debian 12 (idempotent): GEOS and PROJ from apt, and the
+# PyPI packages the data scripts use. Safe to run again: it installs only what is missing.
+set -euo pipefail
+need=()
+for pkg in libgeos-dev libproj-dev proj-data pkg-config; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+pkg-config --exists geos proj || { echo "setup: pkg-config cannot find geos and proj" >&2; exit 1; }
+echo "setup: GEOS $(pkg-config --modversion geos), PROJ $(pkg-config --modversion proj)" >&2
