@@ -34,7 +34,7 @@ public struct LineServer {
             if n == 0 { break }
             var start = 0
             for i in 0..<n where chunk[i] == 0x0A {
-                if skipping {
+                if skipping || buffer.count + (i - start) > Worker.maximumLineBytes {
                     skipping = false
                     emit(worker.respondToOversizedLine())
                     answered += 1

@@ -6,7 +6,7 @@ import Testing
 @Suite struct RecordFileTests {
     func write(_ name: String, _ text: String) -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("scout-\(getpid())-\(name)").path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         return path
     }
 

@@ -1,1 +1,371 @@
-// support
+// Shared test support: a seeded RNG, scenario generators with adversarial inputs, and
+// brute-force oracles that the geodesy, geometry, index and engine tests reuse.
+//
+// Everything here is deterministic given a seed, so a failing property case can be
+// replayed from the seed that PropertyBased reports (the seed is the generated Int).
+import Foundation
+import ScoutCore
+import ScoutGeodesy
+
+// MARK: - Random numbers
+
+/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, fast, well-mixed 64-bit generator.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    public var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+    public init(seed: Int) { state = UInt64(bitPattern: Int64(seed)) &* 0x2545F4914F6CDD1D &+ 0x1234567 }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
+    /// Uniform in [a, b).
+    public mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
+    /// Log-uniform in [a, b), a > 0.
+    public mutating func logUniform(_ a: Double, _ b: Double) -> Double { exp(uniform(log(a), log(b))) }
+    /// Uniform integer in the range.
+    public mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &self) }
+    /// True with probability p.
+    public mutating func chance(_ p: Double) -> Bool { unit() < p }
+    /// A uniformly chosen element.
+    public mutating func pick<T>(_ a: [T]) -> T { a[int(0...(a.count - 1))] }
+    /// ±1.
+    public mutating func sign() -> Double { chance(0.5) ? 1 : -1 }
+}
+
+// MARK: - Geographic scenarios
+
+/// Generators of points, radii, boxes and point clouds that deliberately include the
+/// inputs geodesy code gets wrong: the antimeridian (±180 exactly and ±179.9999), both
+/// poles (±90 exactly and ±89.9999), exact duplicates, tight clusters, radius 0, tiny and
+/// huge radii.
+public enum Scenario {
+    public static let specialLats: [Double] = [90, -90, 89.9999, -89.9999, 89.999999999, -89.999999999, 0, 45, -45, 60, 1e-9]
+    public static let specialLons: [Double] = [180, -180, 179.9999, -179.9999, 179.999999999, -179.999999999, 0, 90, -90, 1e-9, -1e-9]
+
+    /// Centres that break naive code.
+    public static let nastyCenters: [GeoPoint] = [
+        GeoPoint(lat: 90, lon: 0), GeoPoint(lat: -90, lon: 0), GeoPoint(lat: 90, lon: 180), GeoPoint(lat: -90, lon: -180),
+        GeoPoint(lat: 0, lon: 180), GeoPoint(lat: 0, lon: -180), GeoPoint(lat: 89.9999, lon: 180), GeoPoint(lat: -89.9999, lon: -179.9999),
+        GeoPoint(lat: 53.3498, lon: -6.2603), GeoPoint(lat: 0, lon: 0), GeoPoint(lat: 45, lon: 179.9999), GeoPoint(lat: -45, lon: -179.9999),
+        GeoPoint(lat: 89.5, lon: 90), GeoPoint(lat: -89.5, lon: -90), GeoPoint(lat: 70, lon: -180), GeoPoint(lat: -70, lon: 180),
+    ]
+
+    /// Wraps a longitude into [-180, 180].
+    public static func wrap(_ lon: Double) -> Double {
+        var l = lon
+        while l > 180 { l -= 360 }
+        while l < -180 { l += 360 }
+        return l
+    }
+
+    /// The other name of a point on the antimeridian (lon −180 ⇄ 180), else `nil`.
+    public static func alias(_ p: GeoPoint) -> GeoPoint? {
+        if p.lon == 180 { return GeoPoint(lat: p.lat, lon: -180) }
+        if p.lon == -180 { return GeoPoint(lat: p.lat, lon: 180) }
+        return nil
+    }
+
+    /// A point drawn from a mixture of uniform-on-the-sphere and adversarial positions.
+    public static func point(_ rng: inout SplitMix64) -> GeoPoint {
+        let u = rng.unit()
+        let uniformLat = { (rng: inout SplitMix64) in asin(rng.uniform(-1, 1)) * 180 / .pi }
+        switch u {
+        case ..<0.35: return GeoPoint(lat: uniformLat(&rng), lon: rng.uniform(-180, 180))
+        case ..<0.50: return GeoPoint(lat: rng.pick(specialLats), lon: rng.uniform(-180, 180))
+        case ..<0.65: return GeoPoint(lat: uniformLat(&rng), lon: rng.pick(specialLons))
+        case ..<0.75: return GeoPoint(lat: rng.pick(specialLats), lon: rng.pick(specialLons))
+        case ..<0.85: return GeoPoint(lat: uniformLat(&rng), lon: rng.sign() * (180 - rng.logUniform(1e-10, 1)))
+        case ..<0.95: return GeoPoint(lat: rng.sign() * (90 - rng.logUniform(1e-10, 1)), lon: rng.uniform(-180, 180))
+        default: return GeoPoint(lat: rng.sign() * 90, lon: rng.sign() * 180)
+        }
+    }
+
+    /// A query centre: often one of ``nastyCenters``.
+    public static func center(_ rng: inout SplitMix64) -> GeoPoint {
+        rng.chance(0.3) ? rng.pick(nastyCenters) : point(&rng)
+    }
+
+    /// A radius in metres: 0, tiny, walking, city, regional, continental, up to 20,000 km.
+    public static func radius(_ rng: inout SplitMix64) -> Double {
+        switch rng.unit() {
+        case ..<0.05: return 0
+        case ..<0.15: return rng.logUniform(1e-4, 1)
+        case ..<0.40: return rng.logUniform(1, 1_000)
+        case ..<0.65: return rng.logUniform(1_000, 200_000)
+        case ..<0.80: return rng.logUniform(200_000, 2_000_000)
+        case ..<0.95: return rng.logUniform(2_000_000, 20_000_000)
+        default: return 20_000_000
+        }
+    }
+
+    /// A point at geodesic distance `distance` from `origin` on a random azimuth.
+    public static func destination(_ origin: GeoPoint, _ distance: Double, _ rng: inout SplitMix64) -> GeoPoint {
+        Geodesic.destination(from: origin, azimuth: rng.uniform(-180, 180), meters: distance)
+    }
+
+    /// A point within `spread` metres of `origin` (distance log-uniform down to a micrometre,
+    /// sometimes exactly the origin).
+    public static func near(_ origin: GeoPoint, spread: Double, _ rng: inout SplitMix64) -> GeoPoint {
+        if rng.chance(0.05) || spread <= 0 { return origin }
+        return destination(origin, rng.chance(0.5) ? rng.uniform(0, spread) : rng.logUniform(min(1e-6, spread), spread), &rng)
+    }
+
+    /// A cloud of `count` points: global adversarial points, clusters (centimetres to
+    /// kilometres across, some at the poles and on the antimeridian), exact duplicates
+    /// and aliases across ±180.
+    public static func cloud(count: Int, _ rng: inout SplitMix64) -> [GeoPoint] {
+        var out: [GeoPoint] = []
+        out.reserveCapacity(count)
+        let clusterCount = rng.int(1...6)
+        var clusters: [(GeoPoint, Double)] = []
+        for _ in 0..<clusterCount {
+            clusters.append((center(&rng), rng.pick([0.01, 0.5, 5, 50, 2_000, 50_000])))
+        }
+        while out.count < count {
+            switch rng.unit() {
+            case ..<0.35: out.append(point(&rng))
+            case ..<0.80:
+                let (c, s) = rng.pick(clusters)
+                out.append(near(c, spread: s, &rng))
+            case ..<0.92:
+                if let p = out.last.map({ _ in out[rng.int(0...(out.count - 1))] }) { out.append(p) } else { out.append(point(&rng)) }
+            default:
+                if let p = out.last.map({ _ in out[rng.int(0...(out.count - 1))] }), let a = alias(p) { out.append(a) }
+                else { out.append(center(&rng)) }
+            }
+        }
+        return out
+    }
+
+    /// A box: random, crossing 180°, degenerate, whole world, or with edges exactly on the
+    /// coordinates of `points` (to test edge inclusion).
+    public static func box(_ rng: inout SplitMix64, edgesFrom points: [GeoPoint] = []) -> GeoBox {
+        func lat() -> Double { rng.chance(0.15) ? rng.pick(specialLats) : rng.uniform(-90, 90) }
+        func lon() -> Double { rng.chance(0.15) ? rng.pick(specialLons) : rng.uniform(-180, 180) }
+        let u = rng.unit()
+        var west: Double, east: Double, s: Double, n: Double
+        if u < 0.05 { return GeoBox(west: -180, south: -90, east: 180, north: 90) }
+        if u < 0.55 || points.isEmpty {
+            west = lon(); east = lon(); s = lat(); n = lat()
+            if rng.chance(0.3) {   // small box
+                let w = rng.logUniform(1e-7, 5), h = rng.logUniform(1e-7, 5)
+                east = wrap(west + w); s = max(-90, min(90, s)); n = min(90, s + h)
+            }
+        } else {
+            let a = rng.pick(points), b = rng.chance(0.3) ? a : rng.pick(points)
+            west = a.lon; east = b.lon; s = a.lat; n = b.lat
+        }
+        if s > n { swap(&s, &n) }
+        if rng.chance(0.1) { east = west }
+        return GeoBox(west: west, south: s, east: east, north: n)
+    }
+}
+
+// MARK: - Brute-force oracles on the ellipsoid
+
+public enum Oracle {
+    /// The geodesic distance rounded to the millimetre, the way Scout reports distances.
+    public static func mm(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+        (Geodesic.distance(a, b) * 1000).rounded() / 1000
+    }
+}
+
+// MARK: - Planar polygons on an exact grid
+
+/// Planar polygons whose vertices lie on a 1/64° grid and test points on a 1/256° grid, so
+/// that every orientation test below is exact in `Double`, and the brute-force
+/// point-in-polygon (even-odd ray casting plus an on-segment test) is an exact oracle.
+public enum PlanarPolygons {
+    public typealias Ring = [SIMD2<Double>]
+    public typealias Polygon = [Ring]
+
+    public static let vertexGrid = 1.0 / 64
+    public static let pointGrid = 1.0 / 256
+
+    @inline(__always) static func cross(_ o: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+        (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+    }
+
+    /// True when p lies on the closed segment ab (exact for grid coordinates).
+    public static func onSegment(_ p: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
+        cross(a, b, p) == 0 && p.x >= min(a.x, b.x) && p.x <= max(a.x, b.x) && p.y >= min(a.y, b.y) && p.y <= max(a.y, b.y)
+    }
+
+    /// True when p is on the boundary of a ring.
+    public static func onBoundary(_ p: SIMD2<Double>, _ ring: Ring) -> Bool {
+        for i in 0..<(ring.count - 1) where onSegment(p, ring[i], ring[i + 1]) { return true }
+        return false
+    }
+
+    /// Even-odd crossing parity of a ray from p towards +x (half-open rule; exact on grids).
+    public static func crossings(_ p: SIMD2<Double>, _ ring: Ring) -> Int {
+        var c = 0
+        for i in 0..<(ring.count - 1) {
+            let a = ring[i], b = ring[i + 1]
+            if (a.y > p.y) != (b.y > p.y) {
+                // p.x < x-intercept  ⇔  (p.x − a.x)(b.y − a.y) < (p.y − a.y)(b.x − a.x) when b.y > a.y
+                let lhs = (p.x - a.x) * (b.y - a.y), rhs = (p.y - a.y) * (b.x - a.x)
+                if b.y > a.y ? lhs < rhs : lhs > rhs { c += 1 }
+            }
+        }
+        return c
+    }
+
+    /// Brute-force covers: on any boundary, or inside by even-odd over the rings of one polygon.
+    public static func covers(_ polygons: [Polygon], _ p: SIMD2<Double>) -> Bool {
+        for poly in polygons {
+            if poly.contains(where: { onBoundary(p, $0) }) { return true }
+            let parity = poly.reduce(0) { $0 + crossings(p, $1) }
+            if parity % 2 == 1 { return true }
+        }
+        return false
+    }
+
+    static func segmentsIntersect(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>, _ d: SIMD2<Double>) -> Bool {
+        let d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d)
+        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) { return true }
+        return onSegment(a, c, d) || onSegment(b, c, d) || onSegment(c, a, b) || onSegment(d, a, b)
+    }
+
+    /// True when the closed ring is simple: no repeated vertices, no touching non-adjacent
+    /// edges, no spikes.
+    public static func isSimple(_ ring: Ring) -> Bool {
+        let n = ring.count - 1
+        guard n >= 3, ring.first == ring.last else { return false }
+        if Set(ring.dropLast().map { [$0.x, $0.y] }).count != n { return false }
+        for i in 0..<n {
+            let a = ring[i], b = ring[i + 1], c = ring[(i + 2) % n]
+            if cross(a, b, c) == 0 && onSegment(c, a, b) { return false }  // spike
+            for j in (i + 1)..<n {
+                if j == i + 1 || (i == 0 && j == n - 1) { continue }
+                if segmentsIntersect(a, b, ring[j], ring[j + 1]) { return false }
+            }
+        }
+        return true
+    }
+
+    static func ringsDisjoint(_ r: Ring, _ s: Ring) -> Bool {
+        for i in 0..<(r.count - 1) {
+            for j in 0..<(s.count - 1) where segmentsIntersect(r[i], r[i + 1], s[j], s[j + 1]) { return false }
+        }
+        return true
+    }
+
+    static func snap(_ v: Double, _ g: Double) -> Double { (v / g).rounded() * g }
+
+    /// A star-shaped ring around `c` with radii in `radii` (degrees), snapped to the vertex grid.
+    public static func starRing(center c: SIMD2<Double>, vertices n: Int, radii: ClosedRange<Double>, _ rng: inout SplitMix64) -> Ring {
+        var angles = (0..<n).map { i in (Double(i) + rng.uniform(0.05, 0.95)) * 2 * .pi / Double(n) }
+        angles.sort()
+        var ring: Ring = angles.map { t in
+            let r = rng.uniform(radii.lowerBound, radii.upperBound)
+            return SIMD2(snap(c.x + r * cos(t), vertexGrid), snap(c.y + r * sin(t), vertexGrid))
+        }
+        if rng.chance(0.5) { ring.reverse() }
+        ring.append(ring[0])
+        return ring
+    }
+
+    /// Smallest distance from c to the ring's edges (approximate, for sizing holes).
+    static func innerRadius(_ c: SIMD2<Double>, _ ring: Ring) -> Double {
+        var best = Double.infinity
+        for i in 0..<(ring.count - 1) {
+            let a = ring[i], b = ring[i + 1], ab = b - a
+            let t = max(0, min(1, ((c - a) * ab).sum() / max((ab * ab).sum(), 1e-300)))
+            let q = a + t * ab, d = c - q
+            best = min(best, (d * d).sum().squareRoot())
+        }
+        return best
+    }
+
+    /// A valid polygon or multipolygon (each polygon a shell and possibly one hole), with
+    /// its envelope inside `lon`/`lat`. Polygons are checked simple and disjoint exactly.
+    public static func multiPolygon(_ rng: inout SplitMix64, parts: Int, lon: ClosedRange<Double> = -170...170,
+                                    lat: ClosedRange<Double> = -80...80, size: ClosedRange<Double> = 0.2...3) -> [Polygon] {
+        while true {
+            var polys: [Polygon] = []
+            var ok = true
+            let base = SIMD2(snap(rng.uniform(lon.lowerBound, lon.upperBound), vertexGrid), snap(rng.uniform(lat.lowerBound, lat.upperBound), vertexGrid))
+            var cursor = base
+            for _ in 0..<parts {
+                let rmax = rng.uniform(size.lowerBound, size.upperBound)
+                let c = SIMD2(cursor.x + rmax, cursor.y + rng.uniform(-rmax, rmax))
+                cursor.x += 2 * rmax + rng.uniform(0.1, 1)
+                let shell = starRing(center: c, vertices: rng.int(3...24), radii: (rmax * 0.3)...rmax, &rng)
+                guard isSimple(shell) else { ok = false; break }
+                var poly: Polygon = [shell]
+                let inner = innerRadius(c, shell)
+                if rng.chance(0.6), inner > 0.2 {
+                    let hole = starRing(center: c, vertices: rng.int(3...12), radii: (inner * 0.2)...(inner * 0.7), &rng)
+                    if isSimple(hole), ringsDisjoint(shell, hole), crossings(hole[0], shell) % 2 == 1 { poly.append(hole) }
+                }
+                polys.append(poly)
+            }
+            guard ok else { continue }
+            for p in polys { for r in p { for v in r where !lon.contains(v.x) || !lat.contains(v.y) { ok = false } } }
+            if ok { return polys }
+        }
+    }
+
+    /// Test points for a polygon set: every vertex, exact edge midpoints and quarter points,
+    /// grid points in and around the envelope, and arbitrary real points.
+    public static func samplePoints(_ polys: [Polygon], count: Int, _ rng: inout SplitMix64) -> [SIMD2<Double>] {
+        var out: [SIMD2<Double>] = []
+        var xmin = Double.infinity, xmax = -Double.infinity, ymin = Double.infinity, ymax = -Double.infinity
+        for p in polys {
+            for r in p {
+                for i in 0..<(r.count - 1) {
+                    let a = r[i], b = r[i + 1]
+                    out.append(a)
+                    out.append((a + b) / 2)
+                    out.append(a + (b - a) / 4)
+                    xmin = min(xmin, a.x); xmax = max(xmax, a.x); ymin = min(ymin, a.y); ymax = max(ymax, a.y)
+                }
+            }
+        }
+        let mx = (xmax - xmin) * 0.1 + 0.01, my = (ymax - ymin) * 0.1 + 0.01
+        while out.count < count {
+            let x = rng.uniform(xmin - mx, xmax + mx), y = rng.uniform(ymin - my, ymax + my)
+            if rng.chance(0.6) { out.append(SIMD2(snap(x, pointGrid), snap(y, pointGrid))) }
+            else if rng.chance(0.5) {
+                // on a vertex's horizontal or vertical line: ray-casting degeneracies
+                let v = rng.pick(out)
+                out.append(rng.chance(0.5) ? SIMD2(snap(x, pointGrid), v.y) : SIMD2(v.x, snap(y, pointGrid)))
+            } else { out.append(SIMD2(x, y)) }
+        }
+        return out
+    }
+
+    /// WKT text of the polygons (exact decimal text of grid coordinates).
+    public static func wkt(_ polys: [Polygon], multi: Bool) -> String {
+        func ring(_ r: Ring) -> String { "(" + r.map { "\($0.x) \($0.y)" }.joined(separator: ", ") + ")" }
+        func poly(_ p: Polygon) -> String { "(" + p.map(ring).joined(separator: ", ") + ")" }
+        if !multi { return "POLYGON " + poly(polys[0]) }
+        return "MULTIPOLYGON (" + polys.map(poly).joined(separator: ", ") + ")"
+    }
+}
+
+/// Records the first few failures of a property case with context and reports whether
+/// the case is still clean; keeps a failing case from flooding the log.
+public struct FailureLog {
+    public private(set) var messages: [String] = []
+    public let limit: Int
+    public init(limit: Int = 5) { self.limit = limit }
+    public var isEmpty: Bool { messages.isEmpty }
+    /// Adds a message when `condition` is false; returns `condition`.
+    @discardableResult
+    public mutating func check(_ condition: Bool, _ message: @autoclosure () -> String) -> Bool {
+        if !condition && messages.count < limit { messages.append(message()) }
+        return condition
+    }
+    public var full: Bool { messages.count >= limit }
+    public var summary: String { messages.joined(separator: "\n") }
+}
