@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+// Scout's benchmarks, kept apart so that `swift test` in the root never builds
+// package-benchmark. Run: `bash scripts/bench.sh` (generates the data, then runs this).
+import PackageDescription
+
+let package = Package(
+    name: "ScoutBenchmarks",
+    dependencies: [
+        .package(name: "Scout", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // The peer: GEOS's STRtree through its C API, as a competent user would use it.
+        .systemLibrary(name: "CGEOSBaseline", path: "Sources/CGEOSBaseline", pkgConfig: "geos"),
+        .executableTarget(
+            name: "SpatialBenchmarks",
+            dependencies: [
+                "CGEOSBaseline",
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScoutIndex", package: "Scout"),
+                .product(name: "ScoutGeometry", package: "Scout"),
+                .product(name: "ScoutGeodesy", package: "Scout"),
+                .product(name: "ScoutCore", package: "Scout"),
+            ],
+            path: "Benchmarks/SpatialBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)
