@@ -54,12 +54,14 @@ public struct SphericalCap: Sendable {
 /// Great-circle lower bounds from a point to a longitude/latitude box, for best-first search.
 public struct BoxDistance: Sendable {
     @usableFromInline let lat: Double, lon: Double
+    @usableFromInline let latDegrees: Double
     @usableFromInline let sinLat: Double, cosLat: Double
 
     /// Prepares bounds measured from `origin`.
     public init(origin: GeoPoint) {
         lat = origin.lat * .pi / 180
         lon = origin.lon
+        latDegrees = origin.lat
         sinLat = sin(lat)
         cosLat = cos(lat)
     }
@@ -73,29 +75,43 @@ public struct BoxDistance: Sendable {
         let rad = Double.pi / 180
         let angle: Double
         if lon >= west && lon <= east {
-            let la = lat / rad
-            if la < south { angle = (south - la) * rad }
-            else if la > north { angle = (la - north) * rad }
+            if latDegrees < south { angle = (south - latDegrees) * rad }
+            else if latDegrees > north { angle = (latDegrees - north) * rad }
             else { return 0 }
         } else {
             // The nearest point lies on one of the two meridian edges.
-            let c = max(maxCos(meridian: west, south: south, north: north),
-                        maxCos(meridian: east, south: south, north: north))
-            angle = acos(min(1, max(-1, c)))
+            angle = min(minAngle(meridian: west, south: south, north: north),
+                        minAngle(meridian: east, south: south, north: north))
         }
-        return angle * WGS84.meanRadius * WGS84.sphereToEllipsoidMin * (1 - 1e-12)
+        // Degrees to radians rounds by up to ulp(π/2)/2 ≈ 1.1e-16 rad (0.7 nm); the trigonometry
+        // adds a few such errors (cos 90° is 6e-17, not 0). 10 nm absolute covers them, so
+        // points at distance 0 (a pole under any longitude, ±180°) get a bound of 0.
+        return max(0, angle * WGS84.meanRadius * WGS84.sphereToEllipsoidMin * (1 - 1e-12) - 1e-8)
     }
 
-    /// Largest cosine of the central angle from the origin to the meridian segment.
+    /// Smallest central angle (radians) from the origin to the meridian segment.
+    ///
+    /// Computed with well-conditioned formulas (cross-track `asin`, haversine), not as
+    /// `acos` of a cosine: near 1 a one-ulp error in the cosine moves `acos` by 1.5e-8 rad
+    /// (9 cm), which made the "lower" bound exceed the distance for boxes within metres.
     @usableFromInline
-    func maxCos(meridian: Double, south: Double, north: Double) -> Double {
+    func minAngle(meridian: Double, south: Double, north: Double) -> Double {
         let rad = Double.pi / 180
-        let cosDLon = cos((meridian - lon) * rad)
+        var dl = meridian - lon
+        if dl > 180 { dl -= 360 } else if dl < -180 { dl += 360 }  // exact: −180 and 180 are one meridian
+        let dLon = dl * rad
         // cos d(φ') = A sin φ' + B cos φ', largest at φ' = atan2(A, B) when that is on the segment.
-        let a = sinLat, b = cosLat * cosDLon
+        let a = sinLat, b = cosLat * cos(dLon)
         let theta = atan2(a, b)
         let s = south * rad, n = north * rad
-        if theta >= s && theta <= n { return (a * a + b * b).squareRoot() }
-        return max(a * sin(s) + b * cos(s), a * sin(n) + b * cos(n))
+        if theta >= s && theta <= n {
+            // The foot of the perpendicular to the meridian's great circle is on the segment.
+            return asin(min(1, cosLat * abs(sin(dLon))))
+        }
+        func haversine(_ phi: Double) -> Double {
+            let s1 = sin((phi - lat) / 2), s2 = sin(dLon / 2)
+            return 2 * asin(min(1, (s1 * s1 + cosLat * cos(phi) * s2 * s2).squareRoot()))
+        }
+        return min(haversine(s), haversine(n))
     }
 }
