@@ -85,13 +85,18 @@ public struct RadiusTest: Sendable {
     public let boxes: [GeoBox]
     @usableFromInline let flat: Bool
     @usableFromInline let kyLo: Double, kyHi: Double, kxLo: Double, kxHi: Double
-    @usableFromInline let r2: Double
+    /// Squares of `radius ± 1 µm`: the flat bounds decide only points at least 1 µm from
+    /// the circle (more than `geod_inverse`'s 15 nm error, as in ``DistanceBounds/interval(chord:)``),
+    /// so that every point they decide gets the answer `geod_inverse` would give.
+    @usableFromInline let rOuter2: Double, rInner2: Double
 
     /// Creates the test; `radius` must be finite and non-negative.
     public init(center: GeoPoint, radius: Double) {
         self.center = center
         self.radius = radius
-        self.r2 = radius * radius
+        let margin = 1e-6
+        self.rOuter2 = (radius + margin) * (radius + margin)
+        self.rInner2 = radius > margin ? (radius - margin) * (radius - margin) : -1
         let cap = SphericalCap(center: center, radius: radius)
         self.boxes = cap.boxes
         let rad = Double.pi / 180
@@ -138,9 +143,9 @@ public struct RadiusTest: Sendable {
             var dx = lon - center.lon
             if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
             let ly = dy * kyLo, lx = dx * kxLo
-            if ly * ly + lx * lx > r2 { return false }
+            if ly * ly + lx * lx > rOuter2 { return false }
             let uy = dy * kyHi, ux = dx * kxHi
-            if uy * uy + ux * ux <= r2 { return true }
+            if uy * uy + ux * ux <= rInner2 { return true }
         } else {
             let p = GeoPoint(lat: lat, lon: lon)
             let range = DistanceBounds.interval(p, center)
