@@ -32,7 +32,17 @@ extension PointSet.Snapshot {
         @inline(__always) func mm(_ d: Double) -> Double { (d * 1000).rounded(.down) / 1000 }
 
         var heap: [QueueItem] = []
-        heap.reserveCapacity(64)
+        heap.reserveCapacity(256)
+        let originECEF = WGS84.ecef(origin)
+        let rad = Double.pi / 180
+        let cosOrigin = cos(origin.lat * rad)
+        let sphereLower = 2 * WGS84.meanRadius * WGS84.sphereToEllipsoidMin * (1 - 1e-12)
+        /// Haversine lower bound with the origin's cosine computed once.
+        @inline(__always) func pointLower(lon: Double, lat: Double) -> Double {
+            let s1 = sin((lat - origin.lat) * rad / 2), s2 = sin((lon - origin.lon) * rad / 2)
+            let h = s1 * s1 + cosOrigin * cos(lat * rad) * s2 * s2
+            return sphereLower * asin(min(1, h.squareRoot()))
+        }
         func less(_ a: QueueItem, _ b: QueueItem) -> Bool {
             if a.key != b.key { return a.key < b.key }
             if a.stage != b.stage { return a.stage < b.stage }
@@ -93,7 +103,10 @@ extension PointSet.Snapshot {
                 out.append(DistancedRef(ref: EntryRef(index: item.left), distance: item.key))
             case 1:
                 let p = GeoPoint(lat: item.south, lon: item.west)
-                let r = DistanceBounds.interval(p, origin)
+                let diff = WGS84.ecef(p) - originECEF
+                let chord = (diff * diff).sum().squareRoot()
+                let r = chord <= DistanceBounds.chordBoundLimit ? DistanceBounds.interval(chord: chord)
+                    : DistanceBounds.interval(haversine: DistanceBounds.haversine(p, origin))
                 if r.lowerBound > maxDistance { continue }
                 var exact = Double.nan
                 if r.upperBound > maxDistance {
@@ -114,32 +127,30 @@ extension PointSet.Snapshot {
                     tree.entries.withUnsafeBufferPointer { ids in
                         if right - left <= PackedTree.nodeSize {
                             for j in left...right where isLive(ids[j]) {
-                                let p = GeoPoint(lat: xy[2 * j + 1], lon: xy[2 * j])
-                                let lower = DistanceBounds.haversine(p, origin) * WGS84.sphereToEllipsoidMin * (1 - 1e-12)
-                                candidate(ids[j], lon: p.lon, lat: p.lat, lower: lower)
+                                let lon = xy[2 * j], lat = xy[2 * j + 1]
+                                candidate(ids[j], lon: lon, lat: lat, lower: pointLower(lon: lon, lat: lat))
                             }
                             return
                         }
                         let m = (left + right) >> 1
                         let mx = xy[2 * m], my = xy[2 * m + 1]
-                        if isLive(ids[m]) {
-                            let p = GeoPoint(lat: my, lon: mx)
-                            candidate(ids[m], lon: mx, lat: my,
-                                      lower: DistanceBounds.haversine(p, origin) * WGS84.sphereToEllipsoidMin * (1 - 1e-12))
-                        }
+                        if isLive(ids[m]) { candidate(ids[m], lon: mx, lat: my, lower: pointLower(lon: mx, lat: my)) }
                         let next = item.axis == 0 ? UInt8(1) : UInt8(0)
                         var l = item, r = item
                         l.stage = 0; r.stage = 0; l.axis = next; r.axis = next
                         l.left = item.left; l.right = Int32(m - 1)
                         r.left = Int32(m + 1); r.right = item.right
                         if item.axis == 0 { l.east = mx; r.west = mx } else { l.north = my; r.south = my }
-                        for child in [l, r] where child.left <= child.right {
+                        func pushChild(_ child: QueueItem) {
+                            guard child.left <= child.right else { return }
                             var c = child
                             let lb = bounds.lowerBound(west: c.west, south: c.south, east: c.east, north: c.north)
-                            if lb > maxDistance { continue }
+                            if lb > maxDistance { return }
                             c.key = mm(lb)
                             push(c)
                         }
+                        pushChild(l)
+                        pushChild(r)
                     }
                 }
             }

@@ -55,6 +55,7 @@ extension PointSet.Snapshot {
     public func entries(within radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
         let test = RadiusTest(center: center, radius: radius)
         var out: [EntryRef] = []
+        out.reserveCapacity(128)
         for b in test.boxes {
             forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in
                 if test.contains(lat: y, lon: x) {
@@ -154,7 +155,7 @@ struct Candidate {
 }
 
 /// Points per box below which GEOS judges each point instead of the box.
-let pointsPerBoxTest = 6
+let pointsPerBoxTest = 64
 
 private func classify(_ region: Region, _ box: GeoBox, _ c: UnsafeMutableBufferPointer<Candidate>, _ range: Range<Int>,
                       depth: Int, into out: inout [EntryRef]) {
