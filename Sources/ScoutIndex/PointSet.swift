@@ -32,6 +32,8 @@ public final class PointSet: Sendable {
         var levels: [PackedTree] = []
         var epoch: UInt32 = 0
         var merging = false
+        /// While `merging`, the number of oldest levels the background merge is rebuilding.
+        var mergeInputs = 0
         var dead = 0
     }
 
@@ -169,6 +171,9 @@ public final class PointSet: Sendable {
         w.bufferStart = w.entryCount
         // Merge with the newest levels while they are not much bigger (a binary-counter LSM).
         while let last = w.levels.last, last.count <= 4 * max(level.count, 1) {
+            // Never fold in a level the background merge is rebuilding: its installation
+            // replaces exactly the oldest `mergeInputs` levels.
+            if w.merging && w.levels.count <= w.mergeInputs { break }
             if last.count + level.count > Self.backgroundMergeThreshold {
                 if !w.merging { scheduleMerge(&w) }
                 break
@@ -184,6 +189,7 @@ public final class PointSet: Sendable {
     private func scheduleMerge(_ w: inout WriterState) {
         guard w.levels.count >= 2 else { return }
         w.merging = true
+        w.mergeInputs = w.levels.count
         let inputs = w.levels
         let table = EntryTable(chunks: w.chunks, count: w.entryCount)
         let epoch = w.epoch
