@@ -41,7 +41,9 @@ extension PointSet.Snapshot {
         @inline(__always) func pointLower(lon: Double, lat: Double) -> Double {
             let s1 = sin((lat - origin.lat) * rad / 2), s2 = sin((lon - origin.lon) * rad / 2)
             let h = s1 * s1 + cosOrigin * cos(lat * rad) * s2 * s2
-            return sphereLower * asin(min(1, h.squareRoot()))
+            // 10 nm absolute: cos 90° is 6e-17 and sin 180° 1.2e-16, so points at distance 0
+            // (a pole under another longitude, ±180°) got ~1e-9 m and failed maxDistance 0.
+            return max(0, sphereLower * asin(min(1, h.squareRoot())) - 1e-8)
         }
         func less(_ a: QueueItem, _ b: QueueItem) -> Bool {
             if a.key != b.key { return a.key < b.key }
