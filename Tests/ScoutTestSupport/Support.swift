@@ -182,6 +182,83 @@ public enum Oracle {
     public static func mm(_ a: GeoPoint, _ b: GeoPoint) -> Double {
         (Geodesic.distance(a, b) * 1000).rounded() / 1000
     }
+
+    static func sphericalBearing(_ a: GeoPoint, _ b: GeoPoint) -> Double {
+        let rad = Double.pi / 180
+        let p1 = a.lat * rad, p2 = b.lat * rad, dl = (b.lon - a.lon) * rad
+        return atan2(sin(dl) * cos(p2), cos(p1) * sin(p2) - sin(p1) * cos(p2) * cos(dl)) / rad
+    }
+
+    /// The initial azimuth and length of the geodesic from `a` to `b` (not at a pole),
+    /// solved by fixed-point iteration on `Geodesic.destination`; `miss` is how far the
+    /// solved geodesic ends from `b` (metres), for the caller to check.
+    public static func geodesic(from a: GeoPoint, to b: GeoPoint) -> (azimuth: Double, length: Double, miss: Double) {
+        let length = Geodesic.distance(a, b)
+        if length == 0 { return (0, 0, 0) }
+        var az = sphericalBearing(a, b)
+        for _ in 0..<60 {
+            let c = Geodesic.destination(from: a, azimuth: az, meters: length)
+            var delta = sphericalBearing(a, b) - sphericalBearing(a, c)
+            if delta > 180 { delta -= 360 } else if delta < -180 { delta += 360 }
+            az += delta
+            if abs(delta) < 1e-14 { break }
+        }
+        return (az, length, Geodesic.distance(Geodesic.destination(from: a, azimuth: az, meters: length), b))
+    }
+
+    /// Rigorous bounds of the geodesic distance from `p` to a route of geodesic segments.
+    ///
+    /// Each segment is bisected; a sample at arc position t gives an upper bound, and by the
+    /// triangle inequality the distance over `[t − h, t + h]` is at least `D − h`, which gives
+    /// the lower bound. Intervals are refined until `h ≤ resolution` or until they cannot come
+    /// within `cutoff`. So `upper` is the minimum over geodesic samples (the sampling oracle)
+    /// and `lower ≥ upper − resolution` near the route.
+    public static func distanceToRoute(_ p: GeoPoint, route: [GeoPoint], resolution: Double, cutoff: Double) -> (lower: Double, upper: Double) {
+        var upper = Double.infinity, lower = Double.infinity
+        for i in 0..<(route.count - 1) {
+            let a = route[i]
+            let (az, length, _) = geodesic(from: a, to: route[i + 1])
+            var stack: [(Double, Double)] = [(0, length)]
+            // The endpoints themselves.
+            for q in [a, route[i + 1]] { let d = Geodesic.distance(p, q); upper = min(upper, d) }
+            while let (t0, t1) = stack.popLast() {
+                let m = (t0 + t1) / 2, h = (t1 - t0) / 2
+                let d = Geodesic.distance(p, Geodesic.destination(from: a, azimuth: az, meters: m))
+                upper = min(upper, d)
+                // Prune what cannot come within `cutoff` or beat the best sample: its bound
+                // d − h is then ≥ the final minimum's, so `lower` stays rigorous.
+                if h <= resolution || d - h >= min(cutoff, upper) { lower = min(lower, d - h); continue }
+                stack.append((t0, m)); stack.append((m, t1))
+            }
+        }
+        return (max(0, lower), upper)
+    }
+}
+
+// MARK: - Routes
+
+extension Scenario {
+    /// A walking-scale route of 2–20 vertices (segments of 5 m to 1.5 km, with sharp turns
+    /// and doubling back); sometimes crossing the antimeridian or circling near a pole.
+    public static func route(_ rng: inout SplitMix64) -> [GeoPoint] {
+        let n = rng.int(2...20)
+        var p: GeoPoint
+        switch rng.unit() {
+        case ..<0.2: p = GeoPoint(lat: rng.uniform(-70, 70), lon: rng.sign() * (180 - rng.uniform(0, 0.01)))
+        case ..<0.35: p = GeoPoint(lat: rng.sign() * (90 - rng.uniform(0.005, 0.03)), lon: rng.uniform(-180, 180))
+        default: p = GeoPoint(lat: rng.uniform(-80, 80), lon: rng.uniform(-180, 180))
+        }
+        var out = [p]
+        var heading = rng.uniform(-180, 180)
+        while out.count < n {
+            heading += rng.chance(0.2) ? rng.uniform(150, 210) : rng.uniform(-60, 60)
+            let q = Geodesic.destination(from: p, azimuth: heading, meters: rng.logUniform(5, 1_500))
+            if abs(q.lat) > 89.9999 { heading += 180; continue }   // keep vertices off the pole itself
+            out.append(q)
+            p = q
+        }
+        return out
+    }
 }
 
 // MARK: - Planar polygons on an exact grid

@@ -1,0 +1,252 @@
+import Foundation
+import PropertyBased
+import ScoutCore
+import ScoutGeodesy
+import ScoutGeometry
+import ScoutIndex
+import ScoutTestSupport
+import Testing
+
+// MARK: - Helpers
+
+/// Loads points as ids "p0", "p1", … in random batches (crossing the buffer limit, with
+/// explicit packs), replaces some ids by new positions and removes a few. Returns the set
+/// and the model of what it should hold.
+func loadSet(_ points: [GeoPoint], _ rng: inout SplitMix64) -> (PointSet, [String: GeoPoint]) {
+    let set = PointSet()
+    var model: [String: GeoPoint] = [:]
+    var i = 0
+    while i < points.count {
+        let n = min(points.count - i, rng.chance(0.2) ? rng.int(1000...2500) : rng.int(1...400))
+        let batch = (i..<(i + n)).map { PointSet.Record(id: "p\($0)", point: points[$0]) }
+        try! set.upsert(batch)
+        for r in batch { model[r.id] = r.point }
+        i += n
+        if rng.chance(0.2) { set.pack() }
+    }
+    if !points.isEmpty && rng.chance(0.7) {
+        // Replace some ids with other points of the cloud, remove some.
+        var replacements: [PointSet.Record] = []
+        for _ in 0..<rng.int(1...max(1, points.count / 10)) {
+            let id = "p\(rng.int(0...(points.count - 1)))"
+            replacements.append(PointSet.Record(id: id, point: rng.pick(points)))
+        }
+        try! set.upsert(replacements)
+        for r in replacements { model[r.id] = r.point }
+        let gone = (0..<rng.int(0...max(1, points.count / 10))).map { _ in "p\(rng.int(0...(points.count - 1)))" } + ["unknown"]
+        set.remove(ids: gone)
+        for id in gone { model[id] = nil }
+    }
+    if rng.chance(0.3) { set.waitForMerges() }
+    return (set, model)
+}
+
+struct Live {
+    let ref: EntryRef
+    let id: String
+    let point: GeoPoint
+}
+
+func liveEntries(_ s: PointSet.Snapshot) -> [Live] {
+    s.allLive().map { r in let e = s.entry(r); return Live(ref: r, id: e.id, point: e.point) }
+}
+
+/// A deterministic pseudo-random filter on ids.
+func idFilter(_ salt: Int) -> (String) -> Bool {
+    { id in (id.hashValueStable &+ salt) % 3 != 0 }
+}
+
+extension String {
+    /// A hash that is stable across runs (Swift's hashValue is seeded per process).
+    var hashValueStable: Int { utf8.reduce(5381) { ($0 &* 33) &+ Int($1) } & 0x7fff_ffff }
+}
+
+// MARK: - Queries against brute force
+
+@Suite struct QueryTests {
+    @Test func snapshotMatchesModel() async {
+        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let (set, model) = loadSet(Scenario.cloud(count: rng.int(0...3000), &rng), &rng)
+            let s = set.snapshot()
+            let live = liveEntries(s)
+            #expect(s.liveCount == model.count && set.count == model.count)
+            #expect(live.count == model.count)
+            #expect(live.allSatisfy { model[$0.id] == $0.point })
+        }
+    }
+
+    @Test func boxQueriesMatchBruteForce() async {
+        await propertyCheck(count: 50, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
+            let (set, _) = loadSet(cloud, &rng)
+            let s = set.snapshot()
+            let live = liveEntries(s)
+            var log = FailureLog()
+            for _ in 0..<25 {
+                let box = Scenario.box(&rng, edgesFrom: cloud)
+                let salt = rng.int(0...1000)
+                let useFilter = rng.chance(0.3)
+                let f = idFilter(salt)
+                let got = useFilter ? s.entries(in: box) { f(s.id(of: $0)) } : s.entries(in: box)
+                let expected = Set(live.filter { box.contains($0.point) && (!useFilter || f($0.id)) }.map(\.ref))
+                log.check(got.count == Set(got).count, "box \(box): duplicate results")
+                log.check(Set(got) == expected, "box \(box): \(got.count) results, brute force \(expected.count); missing \(expected.subtracting(got).prefix(3).map { s.entry($0).point }), extra \(Set(got).subtracting(expected).prefix(3).map { s.entry($0).point })")
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+
+    @Test func radiusQueriesAndRankingMatchBruteForce() async {
+        await propertyCheck(count: 50, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
+            let (set, _) = loadSet(cloud, &rng)
+            let s = set.snapshot()
+            let live = liveEntries(s)
+            var log = FailureLog()
+            for _ in 0..<12 {
+                let center = !cloud.isEmpty && rng.chance(0.4) ? rng.pick(cloud) : Scenario.center(&rng)
+                let r = Scenario.radius(&rng)
+                // Membership is decided with the centre first, as RadiusTest documents.
+                let within = live.filter { Geodesic.distance(lat1: center.lat, lon1: center.lon, lat2: $0.point.lat, lon2: $0.point.lon) <= r }
+                let expected = Set(within.map(\.ref))
+                let got = s.entries(within: r, of: center)
+                log.check(got.count == Set(got).count, "radius \(r) at \(center): duplicate results")
+                log.check(Set(got) == expected, "radius \(r) at \(center): \(got.count) results, brute force \(expected.count); missing \(expected.subtracting(got).prefix(3).map { s.entry($0).point }), extra \(Set(got).subtracting(expected).prefix(3).map { s.entry($0).point })")
+
+                let bounded = s.boundedEntries(within: r, of: center)
+                log.check(Set(bounded.map(\.ref)) == expected && bounded.count == expected.count, "boundedEntries differ from entries(within:)")
+                for b in bounded {
+                    let d = Geodesic.distance(center, s.entry(b.ref).point)
+                    log.check(b.lower <= d + Oracle.geodesicAccuracy && d <= b.upper + Oracle.geodesicAccuracy,
+                              "bounds \(b.lower)...\(b.upper) miss \(d) for \(s.entry(b.ref).point) from \(center)")
+                }
+                // Top-L by (millimetre distance, id).
+                let ranked = within.map { ($0.ref, Oracle.mm($0.point, center), $0.id) }.sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+                for limit in [0, 1, 7, rng.int(1...50), expected.count + 3] {
+                    let top = s.nearestFirst(bounded, from: center, limit: limit)
+                    let want = ranked.prefix(limit)
+                    log.check(top.map(\.ref) == want.map(\.0) && top.map(\.distance) == want.map(\.1),
+                              "nearestFirst(limit \(limit)) from \(center) r \(r): \(top.prefix(5).map { (s.id(of: $0.ref), $0.distance) }) expected \(want.prefix(5).map { ($0.2, $0.1) })")
+                }
+                let dists = s.distances(of: Array(expected), from: center)
+                log.check(dists.allSatisfy { $0.distance == Oracle.mm(s.entry($0.ref).point, center) }, "distances(of:) are not the rounded geodesic")
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+
+    @Test func nearestMatchesFullSort() async {
+        await propertyCheck(count: 60, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
+            let (set, _) = loadSet(cloud, &rng)
+            let s = set.snapshot()
+            let live = liveEntries(s)
+            var log = FailureLog()
+            for _ in 0..<8 {
+                let origin = !cloud.isEmpty && rng.chance(0.5) ? Scenario.near(rng.pick(cloud), spread: rng.pick([0.001, 0.05, 10]), &rng) : Scenario.center(&rng)
+                let k = rng.pick([0, 1, 2, 5, 20, rng.int(1...200), live.count, live.count + 10])
+                let maxDistance: Double = rng.pick([.infinity, Scenario.radius(&rng), 0, rng.logUniform(0.001, 1)])
+                let useFilter = rng.chance(0.4)
+                let f = idFilter(rng.int(0...1000))
+                let got = useFilter ? s.nearest(to: origin, k: k, maxDistance: maxDistance) { f(s.id(of: $0)) }
+                                    : s.nearest(to: origin, k: k, maxDistance: maxDistance)
+                let want = live
+                    .filter { (!useFilter || f($0.id)) && Geodesic.distance($0.point, origin) <= maxDistance }
+                    .map { ($0.ref, Oracle.mm($0.point, origin), $0.id) }
+                    .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+                    .prefix(k)
+                let bestFirst = useFilter ? s.nearestBestFirst(to: origin, k: k, maxDistance: maxDistance) { f(s.id(of: $0)) }
+                                          : s.nearestBestFirst(to: origin, k: k, maxDistance: maxDistance)
+                log.check(bestFirst.map(\.ref) == want.map(\.0) && bestFirst.map(\.distance) == want.map(\.1),
+                          "nearestBestFirst(to: \(origin), k: \(k), maxDistance: \(maxDistance), filter: \(useFilter)) of \(live.count): got \(bestFirst.count) \(bestFirst.prefix(6).map { (s.id(of: $0.ref), $0.distance) }) expected \(want.count) \(want.prefix(6).map { ($0.2, $0.1) })")
+                log.check(got.map(\.ref) == want.map(\.0) && got.map(\.distance) == want.map(\.1),
+                          "nearest(to: \(origin), k: \(k), maxDistance: \(maxDistance), filter: \(useFilter)) of \(live.count): got \(got.count) \(got.prefix(6).map { (s.id(of: $0.ref), $0.distance) }) expected \(want.count) \(want.prefix(6).map { ($0.2, $0.1) })")
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+
+    @Test func polygonQueriesMatchRegionCovers() async {
+        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let parts = rng.int(1...3)
+            let lon: ClosedRange<Double> = rng.chance(0.2) ? 170...180 : -170...170
+            let polys = PlanarPolygons.multiPolygon(&rng, parts: parts, lon: lon, size: 0.05...1)
+            let region = parts == 1 && rng.chance(0.5) ? try! Region.polygon(polys[0]) : try! Region.multiPolygon(polys)
+            // Points: vertices, edge points, grid points and random points around the polygons,
+            // many of them duplicated, plus a global cloud.
+            var points = PlanarPolygons.samplePoints(polys, count: rng.int(200...2500), &rng).map { GeoPoint(lat: $0.y, lon: $0.x) }
+            points += points.prefix(100)
+            points += Scenario.cloud(count: rng.int(0...500), &rng)
+            let (set, _) = loadSet(points, &rng)
+            let s = set.snapshot()
+            let live = liveEntries(s)
+            let expected = Set(live.filter { region.covers(lon: $0.point.lon, lat: $0.point.lat) }.map(\.ref))
+            let got = s.entries(coveredBy: region)
+            #expect(got.count == Set(got).count, "duplicate results")
+            #expect(Set(got) == expected, "\(got.count) results, brute force \(expected.count); missing \(expected.subtracting(got).prefix(3).map { s.entry($0).point }) extra \(Set(got).subtracting(expected).prefix(3).map { s.entry($0).point })")
+            // With a filter.
+            let f = idFilter(seed)
+            let filtered = s.entries(coveredBy: region) { f(s.id(of: $0)) }
+            #expect(Set(filtered) == Set(expected.filter { f(s.id(of: $0)) }))
+            // And the exact planar oracle agrees on grid points.
+            let planar = Set(live.filter { PlanarPolygons.covers(polys, SIMD2($0.point.lon, $0.point.lat)) }.map(\.ref))
+            let onGrid = Set(live.filter { ($0.point.lon / PlanarPolygons.pointGrid).rounded() * PlanarPolygons.pointGrid == $0.point.lon
+                && ($0.point.lat / PlanarPolygons.pointGrid).rounded() * PlanarPolygons.pointGrid == $0.point.lat }.map(\.ref))
+            #expect(Set(got).intersection(onGrid) == planar.intersection(onGrid))
+        }
+    }
+
+    @Test func corridorQueriesMatchCorridorContains() async {
+        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let route = Scenario.route(&rng)
+            let d = rng.logUniform(1, 500)
+            let corridor = try! Corridor(line: route, distance: d)
+            var points: [GeoPoint] = []
+            for _ in 0..<rng.int(100...2000) {
+                let v = rng.pick(route)
+                points.append(Scenario.near(v, spread: rng.pick([d, 3 * d, 1_500]), &rng))
+            }
+            points += Scenario.cloud(count: rng.int(0...500), &rng)
+            let (set, _) = loadSet(points, &rng)
+            let s = set.snapshot()
+            let live = liveEntries(s)
+            let expected = Set(live.filter { corridor.contains(lon: $0.point.lon, lat: $0.point.lat) }.map(\.ref))
+            let got = s.entries(along: corridor)
+            #expect(got.count == Set(got).count, "duplicate results")
+            #expect(Set(got) == expected, "route \(route) d \(d): \(got.count) results, brute force \(expected.count)")
+            let f = idFilter(seed)
+            #expect(Set(s.entries(along: corridor) { f(s.id(of: $0)) }) == Set(expected.filter { f(s.id(of: $0)) }))
+        }
+    }
+
+    @Test func geohashGridMatchesPackedTree() async {
+        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
+            let (set, _) = loadSet(cloud, &rng)
+            let s = set.snapshot()
+            let live = liveEntries(s)
+            let grid = GeohashGridIndex(entries: live.map(\.ref.index), lons: live.map(\.point.lon), lats: live.map(\.point.lat),
+                                        precision: rng.int(1...8))
+            #expect(grid.count == live.count)
+            var log = FailureLog()
+            for _ in 0..<10 {
+                let center = !cloud.isEmpty && rng.chance(0.4) ? rng.pick(cloud) : Scenario.center(&rng)
+                let r = Scenario.radius(&rng)
+                let fromGrid = grid.entries(within: r, of: center)
+                let fromTree = s.entries(within: r, of: center).map(\.index)
+                let brute = live.filter { Geodesic.distance(lat1: center.lat, lon1: center.lon, lat2: $0.point.lat, lon2: $0.point.lon) <= r }.map(\.ref.index)
+                log.check(fromGrid.count == Set(fromGrid).count, "grid: duplicate results")
+                log.check(Set(fromGrid) == Set(fromTree) && Set(fromTree) == Set(brute),
+                          "radius \(r) at \(center) p \(grid.precision): grid \(fromGrid.count), tree \(fromTree.count), brute force \(brute.count)")
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+}
