@@ -62,7 +62,16 @@ public enum DistanceBounds {
     /// Equal to `(Geodesic.distance(a, b) * 1000).rounded() / 1000` for every pair.
     @inlinable
     public static func millimetres(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        let r = interval(a, b)
+        millimetres(a, b, ecefOfB: WGS84.ecef(b))
+    }
+
+    /// ``millimetres(_:_:)`` with `b`'s ECEF position precomputed (for many points
+    /// measured from one origin).
+    @inlinable
+    public static func millimetres(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> Double {
+        let d = WGS84.ecef(a) - ecefOfB
+        let chord = (d * d).sum().squareRoot()
+        let r = chord <= chordBoundLimit ? interval(chord: chord) : interval(haversine: haversine(a, b))
         let lo = (r.lowerBound * 1000).rounded(), hi = (r.upperBound * 1000).rounded()
         if lo == hi { return lo / 1000 }
         return (Geodesic.distance(a, b) * 1000).rounded() / 1000

@@ -28,6 +28,9 @@ public final class Region {
     let ctx: GEOSContext
     let geometry: OpaquePointer
     let prepared: OpaquePointer
+    /// The rings as lines, prepared: a box that meets no ring is wholly in or wholly out.
+    let boundary: OpaquePointer?
+    let preparedBoundary: OpaquePointer?
     /// The region's bounding box; `nil` for an empty region.
     public let envelope: GeoBox?
     /// Total number of vertices.
@@ -66,10 +69,14 @@ public final class Region {
         self.ctx = ctx
         self.geometry = geometry
         self.prepared = prep
+        self.boundary = GEOSBoundary_r(h, geometry)
+        self.preparedBoundary = boundary.flatMap { GEOSPrepare_r(h, $0) }
         self.vertexCount = Int(GEOSGetNumCoordinates_r(h, geometry))
     }
 
     deinit {
+        if let preparedBoundary { GEOSPreparedGeom_destroy_r(ctx.handle, preparedBoundary) }
+        if let boundary { GEOSGeom_destroy_r(ctx.handle, boundary) }
         GEOSPreparedGeom_destroy_r(ctx.handle, prepared)
         GEOSGeom_destroy_r(ctx.handle, geometry)
     }
@@ -208,9 +215,16 @@ public final class Region {
     }
 
     /// How the closed box relates to the region, decided by GEOS.
+    ///
+    /// A box that no ring of the region touches lies wholly inside or wholly outside, so
+    /// one GEOS test against the prepared rings and one point test decide most boxes.
     public func relation(to box: GeoBox) -> Relation {
         guard let rect = GEOSGeom_createRectangle_r(ctx.handle, box.west, box.south, box.east, box.north) else { return .boundary }
         defer { GEOSGeom_destroy_r(ctx.handle, rect) }
+        if let preparedBoundary {
+            if GEOSPreparedIntersects_r(ctx.handle, preparedBoundary, rect) == 1 { return .boundary }
+            return covers(lon: box.west, lat: box.south) ? .inside : .outside
+        }
         if GEOSPreparedIntersects_r(ctx.handle, prepared, rect) != 1 { return .outside }
         if GEOSPreparedCovers_r(ctx.handle, prepared, rect) == 1 { return .inside }
         return .boundary

@@ -27,6 +27,67 @@ extension PointSet.Snapshot {
     public func nearest(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
                         where filter: (EntryRef) -> Bool = { _ in true }) -> [DistancedRef] {
         guard k > 0 else { return [] }
+        // Fast path for local answers: the k-th nearest of the origin's own leaf bounds the
+        // answer, an exact radius search collects every candidate, and the exact top k is
+        // taken from those. Growing the radius is capped; past it, best-first search.
+        if k <= 1024, var radius = seedRadius(origin: origin, k: k, filter: filter) {
+            while radius <= Self.localSearchLimit {
+                let r = min(radius, maxDistance)
+                let matches = boundedEntries(within: r, of: origin, where: filter)
+                if matches.count >= k || r >= maxDistance {
+                    let top = nearestFirst(matches, from: origin, limit: k)
+                    // A point just beyond r may round to the k-th distance and win on id:
+                    // make sure everything that rounds that low was collected.
+                    if let last = top.last, top.count == k, last.distance + 0.0005 > r, r < maxDistance {
+                        let wider = boundedEntries(within: min(last.distance + 0.001, maxDistance), of: origin, where: filter)
+                        return nearestFirst(wider, from: origin, limit: k)
+                    }
+                    return top
+                }
+                radius *= 4
+            }
+        }
+        return nearestBestFirst(to: origin, k: k, maxDistance: maxDistance, where: filter)
+    }
+
+    /// Largest radius the local fast path of ``nearest(to:k:maxDistance:where:)`` grows to.
+    static var localSearchLimit: Double { 200_000 }
+
+    /// An upper bound of the k-th nearest distance from the points of the largest level's
+    /// leaf that holds the origin (`nil` when the set is empty); at least 100 m.
+    func seedRadius(origin: GeoPoint, k: Int, filter: (EntryRef) -> Bool) -> Double? {
+        guard let tree = levels.max(by: { $0.count < $1.count }), tree.count > 0 else {
+            return table.count > bufferStart ? 1000 : nil
+        }
+        var uppers: [Double] = []
+        uppers.reserveCapacity(PackedTree.nodeSize + 1)
+        tree.coords.withUnsafeBufferPointer { xy in
+            tree.entries.withUnsafeBufferPointer { ids in
+                var left = 0, right = tree.count - 1, axis = 0
+                while right - left > PackedTree.nodeSize {
+                    let m = (left + right) >> 1
+                    let c = xy[2 * m + axis]
+                    if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
+                    axis = 1 - axis
+                }
+                for j in left...max(left, right) where j <= right && isLive(ids[j]) && filter(EntryRef(index: ids[j])) {
+                    let h = DistanceBounds.haversine(GeoPoint(lat: xy[2 * j + 1], lon: xy[2 * j]), origin)
+                    uppers.append(h * WGS84.sphereToEllipsoidMax + 1e-6)
+                }
+            }
+        }
+        guard uppers.count >= k else {
+            return max(100, (uppers.max() ?? 250) * 4)
+        }
+        let kth = uppers.withUnsafeMutableBufferPointer { quickselect($0, k - 1) }
+        return max(kth, 100)
+    }
+
+    /// Best-first k-nearest search over every level with great-circle node bounds (the
+    /// general path of ``nearest(to:k:maxDistance:where:)``; same contract).
+    public func nearestBestFirst(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
+                                 where filter: (EntryRef) -> Bool = { _ in true }) -> [DistancedRef] {
+        guard k > 0 else { return [] }
         let bounds = BoxDistance(origin: origin)
         let mMin = WGS84.minimumCurvatureRadius * .pi / 180
         @inline(__always) func mm(_ d: Double) -> Double { (d * 1000).rounded(.down) / 1000 }

@@ -97,9 +97,10 @@ extension PointSet.Snapshot {
             // A margin of 1 mm keeps points that could tie a member once rounded.
             pool = matches.filter { $0.lower <= cap + 0.001 }
         }
+        let originECEF = WGS84.ecef(origin)
         var measured = pool.map { m -> DistancedRef in
             let e = table.entry(m.ref.index)
-            return DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(GeoPoint(lat: e.lat, lon: e.lon), origin))
+            return DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(GeoPoint(lat: e.lat, lon: e.lon), origin, ecefOfB: originECEF))
         }
         measured.sort { a, b in
             a.distance != b.distance ? a.distance < b.distance : table.entry(a.ref.index).id < table.entry(b.ref.index).id
