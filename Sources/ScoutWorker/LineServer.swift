@@ -2,7 +2,15 @@
 import Glibc
 #endif
 
+import Dispatch
+
 /// Runs a ``Worker`` over file descriptors: request lines in, response lines out.
+///
+/// When several complete request lines are already waiting, consecutive read-only
+/// requests (`ping`, `stats`, `search`, `nearest`) are answered in parallel; a write
+/// (`load`, `upsert`, `remove`, or an unknown op) waits for the reads before it and runs
+/// alone, so every request sees exactly the writes that came before it. Responses are
+/// written in request order.
 ///
 /// Input is read in 64 KiB blocks and split on `\n` (a trailing `\r` is ignored); a line
 /// longer than ``Worker/maximumLineBytes`` is skipped to its end and answered with
@@ -33,18 +41,21 @@ public struct LineServer {
             if n < 0 { if errno == EINTR { continue }; break }
             if n == 0 { break }
             var start = 0
+            var lines: [Line] = []
             for i in 0..<n where chunk[i] == 0x0A {
                 if skipping || buffer.count + (i - start) > Worker.maximumLineBytes {
                     skipping = false
-                    emit(worker.respondToOversizedLine())
-                    answered += 1
+                    lines.append(.oversized)
+                } else if buffer.isEmpty {
+                    lines.append(.text(chunk[start..<i]))
                 } else {
                     buffer.append(contentsOf: chunk[start..<i])
-                    answered += handle(buffer[...])
+                    lines.append(.text(buffer[...]))
                 }
                 buffer.removeAll(keepingCapacity: true)
                 start = i + 1
             }
+            answered += handle(lines)
             if !skipping {
                 buffer.append(contentsOf: chunk[start..<n])
                 if buffer.count > Worker.maximumLineBytes {
@@ -62,12 +73,42 @@ public struct LineServer {
         return answered
     }
 
-    private func handle(_ line: ArraySlice<UInt8>) -> Int {
-        var line = line
-        if line.last == 0x0D { line = line.dropLast() }
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return 0 }
-        emit(worker.respond(to: line))
-        return 1
+    private enum Line {
+        case text(ArraySlice<UInt8>)
+        case oversized
+    }
+
+    private func handle(_ line: ArraySlice<UInt8>) -> Int { handle([.text(line)]) }
+
+    /// Answers a block of lines in order, running runs of read-only requests in parallel.
+    private func handle(_ lines: [Line]) -> Int {
+        var parsed: [Worker.Parsed] = []
+        for line in lines {
+            switch line {
+            case .oversized: parsed.append(.response(worker.respondToOversizedLine()))
+            case .text(var text):
+                if text.last == 0x0D { text = text.dropLast() }
+                if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                parsed.append(worker.parse(text))
+            }
+        }
+        var i = 0
+        while i < parsed.count {
+            var j = i
+            while j < parsed.count && parsed[j].isReadOnly { j += 1 }
+            if j - i >= 4 {
+                let group = Array(parsed[i..<j])
+                let out = ResponseSlots(count: group.count)
+                let worker = self.worker
+                DispatchQueue.concurrentPerform(iterations: group.count) { k in out.set(k, worker.execute(group[k])) }
+                for k in 0..<group.count { emit(out.get(k)) }
+            } else {
+                for k in i..<j { emit(worker.execute(parsed[k])) }
+            }
+            if j < parsed.count { emit(worker.execute(parsed[j])); j += 1 }
+            i = j
+        }
+        return parsed.count
     }
 
     private func emit(_ bytes: [UInt8]) {
@@ -82,4 +123,21 @@ public struct LineServer {
             }
         }
     }
+}
+
+/// Response slots filled by parallel workers, each slot by exactly one of them.
+private final class ResponseSlots: @unchecked Sendable {
+    // @unchecked: each index is written by one iteration of concurrentPerform and read only
+    // after it returns, so no slot is ever accessed concurrently.
+    private var slots: UnsafeMutableBufferPointer<[UInt8]>
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: [])
+    }
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+    func set(_ i: Int, _ value: [UInt8]) { slots[i] = value }
+    func get(_ i: Int) -> [UInt8] { slots[i] }
 }

@@ -6,7 +6,7 @@ import ScoutJSON
 ///
 /// See `docs/protocol.md`. The worker never throws and never crashes on input: every
 /// problem becomes an error response with a stable code.
-public final class Worker {
+public final class Worker: Sendable {
     /// The version reported by `ping`.
     public static let version = "0.1.0"
     /// Longest request line accepted, in bytes.
@@ -14,61 +14,82 @@ public final class Worker {
 
     /// The engine requests run against.
     public let engine: Engine
-    private var writer = JSONWriter()
 
-    /// Creates a worker over an engine.
+    /// Creates a worker over an engine. A worker keeps no per-request state, so
+    /// ``respond(to:)`` may run on several threads at once.
     public init(engine: Engine) { self.engine = engine }
 
+    /// A request line, parsed: either a ready response (the line was bad) or a request.
+    public enum Parsed: Sendable {
+        /// The response to send (a parse or envelope error).
+        case response([UInt8])
+        /// A well-formed request object with its echoed id.
+        case request(id: JSONValue, body: JSONValue)
+
+        /// True for requests that only read (they may run concurrently with each other).
+        public var isReadOnly: Bool {
+            switch self {
+            case .response: return true
+            case .request(_, let body):
+                switch body["op"]?.string {
+                case "ping", "stats", "search", "nearest": return true
+                default: return false
+                }
+            }
+        }
+    }
+
     /// The response line (without newline) for one request line.
-    public func respond(to line: ArraySlice<UInt8>) -> [UInt8] {
-        writer.reset()
+    public func respond(to line: ArraySlice<UInt8>) -> [UInt8] { execute(parse(line)) }
+
+    /// Parses a request line and checks its envelope.
+    public func parse(_ line: ArraySlice<UInt8>) -> Parsed {
         let request: JSONValue
         do throws(JSONParseError) {
             request = try JSONReader.parse(Array(line))
         } catch {
-            writeError(id: .null, ScoutError(.parseError, "the request is not valid JSON: \(error.description)"))
-            return writer.bytes
+            return .response(errorLine(id: .null, ScoutError(.parseError, "the request is not valid JSON: \(error.description)")))
         }
         guard request.members != nil else {
-            writeError(id: .null, ScoutError(.invalidRequest, "a request must be a JSON object, not \(request.typeName)"))
-            return writer.bytes
+            return .response(errorLine(id: .null, ScoutError(.invalidRequest, "a request must be a JSON object, not \(request.typeName)")))
         }
-        var id = request["id"] ?? .null
+        let id = request["id"] ?? .null
         switch id {
-        case .string, .number, .null: break
-        default:
-            id = .null
-            writeError(id: .null, ScoutError(.invalidRequest, "id must be a string, a number or null", path: "id"))
-            return writer.bytes
+        case .string, .number, .null: return .request(id: id, body: request)
+        default: return .response(errorLine(id: .null, ScoutError(.invalidRequest, "id must be a string, a number or null", path: "id")))
+        }
+    }
+
+    /// Runs a parsed request and returns its response line.
+    public func execute(_ parsed: Parsed) -> [UInt8] {
+        guard case .request(let id, let request) = parsed else {
+            if case .response(let bytes) = parsed { return bytes }
+            return []
         }
         do throws(ScoutError) {
             let fields = RequestFields(object: request)
             guard request["op"] != nil else { throw ScoutError(.invalidRequest, "op is required", path: "op") }
             let op = try fields.string("op")
             var w = JSONWriter()
-            swap(&w, &writer)
-            defer { swap(&w, &writer) }
             w.objectStart()
             w.key("id"); w.value(id)
             w.key("ok"); w.bool(true)
             w.key("result")
             try dispatch(op, fields, &w)
             w.objectEnd()
+            return w.bytes
         } catch {
-            writer.reset()
-            writeError(id: id, error)
+            return errorLine(id: id, error)
         }
-        return writer.bytes
     }
 
     /// A response line for a request line that was too long (the line itself is dropped).
     public func respondToOversizedLine() -> [UInt8] {
-        writer.reset()
-        writeError(id: .null, ScoutError(.limitExceeded, "a request line may be at most \(Worker.maximumLineBytes) bytes"))
-        return writer.bytes
+        errorLine(id: .null, ScoutError(.limitExceeded, "a request line may be at most \(Worker.maximumLineBytes) bytes"))
     }
 
-    private func writeError(id: JSONValue, _ e: ScoutError) {
+    private func errorLine(id: JSONValue, _ e: ScoutError) -> [UInt8] {
+        var writer = JSONWriter()
         writer.objectStart()
         writer.key("id"); writer.value(id)
         writer.key("ok"); writer.bool(false)
@@ -79,6 +100,7 @@ public final class Worker {
         if let p = e.path { writer.key("path"); writer.string(p) }
         writer.objectEnd()
         writer.objectEnd()
+        return writer.bytes
     }
 
     private func dispatch(_ op: String, _ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
