@@ -103,7 +103,10 @@ public final class Region {
 
     private static func multiPolygon(_ polygons: [[[SIMD2<Double>]]], single: Bool, crs: String?, transforms: CRSTransform.Pool?,
                                      path: String?) throws(ScoutError) -> Region {
-        func at(_ suffix: String) -> String { (path ?? "") + suffix }
+        func at(_ suffix: String) -> String {
+            guard let path, !path.isEmpty else { return suffix.hasPrefix(".") ? String(suffix.dropFirst()) : suffix }
+            return path + suffix
+        }
         let ctx = GEOSContext()
         let h = ctx.handle
         var built: [OpaquePointer] = []
@@ -177,7 +180,9 @@ public final class Region {
         var geometry = geometry
         if let crs, !Region.isLonLat(crs) {
             let pool = transforms ?? CRSTransform.Pool()
-            let transformed: OpaquePointer? = try pool.withTransform(from: crs) { t throws(ScoutError) in
+            let transformed: OpaquePointer?
+            do throws(ScoutError) {
+                transformed = try pool.withTransform(from: crs) { t throws(ScoutError) in
                 var tref = t
                 return withUnsafeMutablePointer(to: &tref) { ptr in
                     GEOSGeom_transformXY_r(ctx.handle, geometry, { x, y, userdata in
@@ -189,6 +194,11 @@ public final class Region {
                         return 1
                     }, ptr)
                 }
+                }
+            } catch {
+                // An unknown CRS: the untransformed geometry is ours to free.
+                GEOSGeom_destroy_r(ctx.handle, geometry)
+                throw error
             }
             GEOSGeom_destroy_r(ctx.handle, geometry)
             guard let transformed else {
