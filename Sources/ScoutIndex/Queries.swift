@@ -53,36 +53,36 @@ extension PointSet.Snapshot {
     ///
     /// Cheap bounds decide almost every point; `geod_inverse` decides the rest.
     public func entries(within radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
-        let test = RadiusTest(center: center, radius: radius)
         var out: [EntryRef] = []
         out.reserveCapacity(128)
-        for b in test.boxes {
-            forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in
-                if test.contains(lat: y, lon: x) {
-                    let ref = EntryRef(index: e)
-                    if filter(ref) { out.append(ref) }
-                }
-            }
-        }
+        forEachWithin(radius, of: center, where: filter) { ref, _, _, _ in out.append(ref) }
         return out
     }
 
     /// Like ``entries(within:of:where:)``, with cheap distance bounds for ranking.
     public func boundedEntries(within radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool = { _ in true }) -> [BoundedRef] {
-        let test = RadiusTest(center: center, radius: radius)
         var out: [BoundedRef] = []
+        out.reserveCapacity(128)
+        forEachWithin(radius, of: center, where: filter) { ref, test, lat, lon in
+            let (lo, hi) = test.bounds(lat: lat, lon: lon)
+            out.append(BoundedRef(ref: ref, lower: min(lo, radius), upper: hi))
+        }
+        return out
+    }
+
+    /// Calls `body(ref, test, lat, lon)` for every live point within `radius` that passes `filter`.
+    @inline(__always)
+    private func forEachWithin(_ radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool,
+                               _ body: (EntryRef, RadiusTest, Double, Double) -> Void) {
+        let test = RadiusTest(center: center, radius: radius)
         for b in test.boxes {
             forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in
                 if test.contains(lat: y, lon: x) {
                     let ref = EntryRef(index: e)
-                    if filter(ref) {
-                        let (lo, hi) = test.bounds(lat: y, lon: x)
-                        out.append(BoundedRef(ref: ref, lower: min(lo, radius), upper: hi))
-                    }
+                    if filter(ref) { body(ref, test, y, x) }
                 }
             }
         }
-        return out
     }
 
     /// The `limit` matches nearest to `origin`, with exact millimetre distances, sorted by
