@@ -135,21 +135,18 @@ public final class Engine: Sendable {
         case .corridor: refs = snap.entries(along: corridor!)
         }
         if sort == .distance, let reference {
+            let referenceECEF = WGS84.ecef(reference)
             let bounded = refs.map { r -> BoundedRef in
                 let e = snap.entry(r)
-                let range = DistanceBounds.interval(e.point, reference)
+                let range = DistanceBounds.interval(e.point, reference, ecefOfB: referenceECEF)
                 return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound)
             }
             let top = snap.nearestFirst(bounded, from: reference, limit: q.limit)
             return SearchResult(total: refs.count, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance) })
         }
         var ids = refs.map { (snap.id(of: $0), $0) }
-        if ids.count > q.limit {
-            ids.sort { $0.0 < $1.0 }
-            ids.removeLast(ids.count - q.limit)
-        } else {
-            ids.sort { $0.0 < $1.0 }
-        }
+        ids.sort { $0.0 < $1.0 }
+        if ids.count > q.limit { ids.removeLast(ids.count - q.limit) }
         return SearchResult(total: refs.count, hits: ids.map { (_, r) in
             let d = reference.map { DistanceBounds.millimetres(snap.entry(r).point, $0) }
             return hit(snap, r, kind: q.kind, distance: d)

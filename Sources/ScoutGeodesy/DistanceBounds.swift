@@ -50,8 +50,15 @@ public enum DistanceBounds {
     /// from the haversine otherwise. About 60–90 ns.
     @inlinable
     public static func interval(_ a: GeoPoint, _ b: GeoPoint) -> ClosedRange<Double> {
-        let c = (WGS84.ecef(a) - WGS84.ecef(b))
-        let chord = (c * c).sum().squareRoot()
+        interval(a, b, ecefOfB: WGS84.ecef(b))
+    }
+
+    /// ``interval(_:_:)`` with `b`'s ECEF position precomputed (for many points measured
+    /// from one origin).
+    @inlinable
+    public static func interval(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> ClosedRange<Double> {
+        let d = WGS84.ecef(a) - ecefOfB
+        let chord = (d * d).sum().squareRoot()
         if chord <= chordBoundLimit { return interval(chord: chord) }
         return interval(haversine: haversine(a, b))
     }
@@ -69,9 +76,7 @@ public enum DistanceBounds {
     /// measured from one origin).
     @inlinable
     public static func millimetres(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> Double {
-        let d = WGS84.ecef(a) - ecefOfB
-        let chord = (d * d).sum().squareRoot()
-        let r = chord <= chordBoundLimit ? interval(chord: chord) : interval(haversine: haversine(a, b))
+        let r = interval(a, b, ecefOfB: ecefOfB)
         let lo = (r.lowerBound * 1000).rounded(), hi = (r.upperBound * 1000).rounded()
         if lo == hi { return lo / 1000 }
         return (Geodesic.distance(a, b) * 1000).rounded() / 1000

@@ -166,10 +166,7 @@ extension PointSet.Snapshot {
                 out.append(DistancedRef(ref: EntryRef(index: item.left), distance: item.key))
             case 1:
                 let p = GeoPoint(lat: item.south, lon: item.west)
-                let diff = WGS84.ecef(p) - originECEF
-                let chord = (diff * diff).sum().squareRoot()
-                let r = chord <= DistanceBounds.chordBoundLimit ? DistanceBounds.interval(chord: chord)
-                    : DistanceBounds.interval(haversine: DistanceBounds.haversine(p, origin))
+                let r = DistanceBounds.interval(p, origin, ecefOfB: originECEF)
                 if r.lowerBound > maxDistance { continue }
                 var exact = Double.nan
                 if r.upperBound > maxDistance {

@@ -82,7 +82,6 @@ public final class PointSet: Sendable {
         if records.isEmpty { return 0 }
         writer.withLock { w in
             w.epoch += 1
-            let table = EntryTable(chunks: w.chunks, count: w.entryCount)
             var newChunks = w.chunks
             for r in records {
                 if newChunks.isEmpty || newChunks[newChunks.count - 1].count == EntryChunk.capacity {
@@ -90,8 +89,8 @@ public final class PointSet: Sendable {
                 }
                 let index = Int32(w.entryCount)
                 if let old = w.ids[r.id] {
-                    if Int(old) < table.count { table.markRemoved(old, epoch: w.epoch) }
-                    else { EntryTable(chunks: newChunks, count: w.entryCount).markRemoved(old, epoch: w.epoch) }
+                    // newChunks holds every chunk, including ones this batch added.
+                    EntryTable(chunks: newChunks, count: w.entryCount).markRemoved(old, epoch: w.epoch)
                     w.dead += 1
                 }
                 newChunks[newChunks.count - 1].append(Entry(id: r.id, lon: r.point.lon, lat: r.point.lat, payload: r.payload))

@@ -127,10 +127,11 @@ public final class Worker: Sendable {
             guard records.count <= SearchQuery.maximumLimit else {
                 throw ScoutError(.limitExceeded, "at most \(SearchQuery.maximumLimit) records per upsert", path: "records")
             }
+            let defaultKind = try f.optionalString("kind")
             var parsed: [PointRecord] = []
             parsed.reserveCapacity(records.count)
             for (i, r) in records.enumerated() {
-                parsed.append(try PointRecord.from(json: r, defaultKind: try f.optionalString("kind"), path: "records[\(i)]"))
+                parsed.append(try PointRecord.from(json: r, defaultKind: defaultKind, path: "records[\(i)]"))
             }
             let n = try engine.upsert(parsed)
             w.objectStart(); w.key("upserted"); w.int(n); w.objectEnd()
