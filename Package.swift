@@ -8,6 +8,8 @@
 //   ScoutGeometry         polygons, CRS transforms and corridors (GEOS + PROJ)
 //   ScoutIndex            packed kd-tree, live point sets, geohash grid, queries
 //   ScoutJSON             small JSON reader/writer for the worker's hot path
+//   ScoutText             Unicode folding, tokens, BM25 text index with typo tolerance
+//   ScoutTime             RFC 3339 instants, time zones, OSM opening_hours
 //   ScoutEngine           the library facade: kinds, records, loading, search
 //   ScoutWorker           the `scout serve` JSON Lines protocol
 //   scout                 the command-line executable
@@ -22,6 +24,8 @@ let package = Package(
         .library(name: "ScoutGeodesy", targets: ["ScoutGeodesy"]),
         .library(name: "ScoutCore", targets: ["ScoutCore"]),
         .library(name: "ScoutWorker", targets: ["ScoutWorker"]),
+        .library(name: "ScoutText", targets: ["ScoutText"]),
+        .library(name: "ScoutTime", targets: ["ScoutTime"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [
@@ -39,6 +43,8 @@ let package = Package(
         .target(name: "ScoutGeometry", dependencies: ["ScoutCore", "CGEOS", "CPROJ", "ScoutGeodesy"]),
         .target(name: "ScoutIndex", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutGeometry"]),
         .target(name: "ScoutJSON"),
+        .target(name: "ScoutText"),
+        .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON"]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine"]),
@@ -55,6 +61,12 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutJSONTests", dependencies: [
             "ScoutJSON",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutTextTests", dependencies: [
+            "ScoutText",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutTimeTests", dependencies: [
+            "ScoutTime",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutEngineTests", dependencies: [
             "ScoutEngine", "ScoutTestSupport",

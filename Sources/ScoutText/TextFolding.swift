@@ -1,0 +1,2 @@
+/// Placeholder: replaced by the ScoutText implementation.
+public enum TextFolding {}

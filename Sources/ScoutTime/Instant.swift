@@ -1,0 +1,2 @@
+/// Placeholder: replaced by the ScoutTime implementation.
+public struct Instant: Sendable {}
