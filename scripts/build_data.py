@@ -3,7 +3,14 @@
 
 Usage (from the repository root):
 
-    python3 scripts/build_data.py
+    python3 scripts/build_data.py                 # every table and the whole sample
+    python3 scripts/build_data.py --sample-dogs   # only data/sample/dogs.jsonl, from the
+                                                  # committed breeds.csv and places.tsv
+    python3 scripts/build_data.py --sample-dogs --if-missing
+
+The dogs file is not committed: 50,000 dogs are ~22 MB of JSON, which would push data/
+past its 25 MB budget, so `scripts/demo.sh` and `scripts/test.sh` generate it on first
+run (about 5 s; byte-identical on every machine).
 
 Inputs
   * raw third-party tables in ../shared/data (relative to the repository root), or in the
@@ -38,11 +45,10 @@ import unicodedata
 from pathlib import Path
 
 SEED = 20261121
-# Size of the sample catalogue. The brief asked for 50,000 dogs *and* a data/ directory
-# under 25 MB; with the required record layout one dog is ~445 bytes of JSON, so 50,000
-# dogs alone would be ~22 MB and data/ ~30 MB. We keep the size budget and generate
-# N_DOGS dogs; set N_DOGS = 50_000 to get the full-size catalogue (data/ then ~30 MB).
-N_DOGS = 35_000
+# Size of the sample catalogue. One dog is ~445 bytes of JSON, so 50,000 dogs are ~22 MB:
+# dogs.jsonl is generated on first run (--sample-dogs) instead of committed, keeping the
+# committed data/ under its 25 MB budget.
+N_DOGS = 50_000
 N_GYMS = 5_000
 N_SHELTERS = 500
 N_SHELTER_ANIMALS = 10_000
@@ -1550,7 +1556,66 @@ def breeds_as_dicts(rows: list[dict]) -> list[dict]:
     return [dict(r) for r in rows]
 
 
+def parse_cell(s: str):
+    """Inverse of fmt_num for one breeds.csv cell."""
+    if s == "":
+        return None
+    if s in ("true", "false"):
+        return s == "true"
+    try:
+        return int(s)
+    except ValueError:
+        pass
+    try:
+        return float(s)
+    except ValueError:
+        return s
+
+
+def read_breeds_csv() -> list[dict]:
+    """data/breeds.csv back as the rows build_breeds produced."""
+    with open(DATA / "breeds.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    text = {"breed", "akc_name", "coat_type", "coat_length", "size_class"}
+    return [{k: (v if k in text else parse_cell(v)) for k, v in r.items()} for r in rows]
+
+
+def read_places_tsv() -> list[dict]:
+    """data/places.tsv back as the places build_places produced."""
+    places = []
+    with open(DATA / "places.tsv", encoding="utf-8") as f:
+        header = f.readline().rstrip("\n").split("\t")
+        assert header == PLACES_HEADER, "places.tsv has an unexpected header"
+        for line in f:
+            c = line.rstrip("\n").split("\t")
+            places.append({
+                "geonameid": int(c[0]), "name": c[1], "asciiname": c[2],
+                "alternatenames": c[3].split("|") if c[3] else [], "country": c[4],
+                "admin1": c[5], "lat": float(c[6]), "lon": float(c[7]),
+                "population": int(c[8]), "timezone": c[9],
+            })
+    return places
+
+
+def sample_dogs_only(if_missing: bool) -> int:
+    target = SAMPLE / "dogs.jsonl"
+    if if_missing and target.exists():
+        return 0
+    SAMPLE.mkdir(parents=True, exist_ok=True)
+    places = read_places_tsv()
+    register_known_towns(places)
+    dogs = build_dogs(places, read_breeds_csv())
+    tmp = target.with_suffix(".jsonl.tmp")
+    write_jsonl(tmp, dogs)
+    tmp.replace(target)
+    print(f"sample/dogs.jsonl: {len(dogs)} dogs, "
+          f"{len({d['owner_id'] for d in dogs})} owners", file=sys.stderr)
+    return 0
+
+
 def main() -> int:
+    if "--sample-dogs" in sys.argv[1:]:
+        return sample_dogs_only("--if-missing" in sys.argv[1:])
     shared = shared_data_dir()
     DATA.mkdir(exist_ok=True)
     SAMPLE.mkdir(exist_ok=True)
