@@ -10,6 +10,7 @@
 //   ScoutJSON             small JSON reader/writer for the worker's hot path
 //   ScoutText             Unicode folding, tokens, BM25 text index with typo tolerance
 //   ScoutTime             RFC 3339 instants, time zones, OSM opening_hours
+//   ScoutCatalog          typed records (dogs, gyms, shelters), breeds, gazetteer, filters, ratings, privacy
 //   ScoutEngine           the library facade: kinds, records, loading, search
 //   ScoutWorker           the `scout serve` JSON Lines protocol
 //   scout                 the command-line executable
@@ -26,6 +27,7 @@ let package = Package(
         .library(name: "ScoutWorker", targets: ["ScoutWorker"]),
         .library(name: "ScoutText", targets: ["ScoutText"]),
         .library(name: "ScoutTime", targets: ["ScoutTime"]),
+        .library(name: "ScoutCatalog", targets: ["ScoutCatalog"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [
@@ -45,9 +47,11 @@ let package = Package(
         .target(name: "ScoutJSON"),
         .target(name: "ScoutText"),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
-        .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON"]),
-        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON"]),
-        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine"]),
+        .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutText", "ScoutTime"]),
+        .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
+                                                    "ScoutCatalog", "ScoutText", "ScoutTime"]),
+        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutTime"]),
+        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog"]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
         .testTarget(name: "ScoutGeodesyTests", dependencies: [
@@ -68,8 +72,11 @@ let package = Package(
         .testTarget(name: "ScoutTimeTests", dependencies: [
             "ScoutTime",
             .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutCatalogTests", dependencies: [
+            "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutEngineTests", dependencies: [
-            "ScoutEngine", "ScoutTestSupport",
+            "ScoutEngine", "ScoutCatalog", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
             "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),

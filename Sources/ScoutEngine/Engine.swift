@@ -1,28 +1,44 @@
+import ScoutCatalog
 import ScoutCore
 import ScoutGeodesy
 import ScoutGeometry
 import ScoutIndex
 import ScoutJSON
+import ScoutText
 import Synchronization
 
 /// Scout's library facade: points of any number of kinds, loaded, updated and searched.
 ///
 /// ```swift
-/// let engine = Engine()
-/// try engine.upsert([PointRecord(id: "rex", kind: "dog", point: GeoPoint(lat: 53.27, lon: -9.05))])
-/// let near = try engine.search(SearchQuery(kind: "dog", area: .radius(center: GeoPoint(lat: 53.27, lon: -9.06), meters: 4000)))
+/// let engine = Engine(catalog: try Catalog.load(dataDirectory: "data"))
+/// try engine.load(path: "data/sample/dogs.jsonl")
+/// let friendly = try RecordFilter.parse(try JSONReader.parse(Array(#"{"good_with_dogs": {"min": 4}}"#.utf8)),
+///                                       kind: "dog", today: LocalDate.today)
+/// let near = try engine.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 53.27, lon: -9.06), k: 5, filter: friendly))
 /// ```
+/// Records of the kinds `dog`, `gym` and `shelter` are typed (see `docs/data-model.md`):
+/// they are validated on the way in and can be filtered, text-searched and rated. Dogs'
+/// locations leave the engine approximately unless it was created with `privacy: .exact`.
+///
 /// Threading: every method is safe to call from any thread. Searches run concurrently and
 /// never wait for writers; writes (load, upsert, remove) are applied one at a time, each
 /// atomically per kind.
 public final class Engine: Sendable {
     private let sets = Mutex<[String: PointSet]>([:])
     private let writeLock = Mutex(())
+    private let textIndexes = Mutex<[String: (epoch: UInt32, index: TextIndex)]>([:])
     /// PROJ transformations to lon/lat, cached per CRS.
     public let transforms = CRSTransform.Pool()
+    /// Breeds, places and time zones records are read against.
+    public let catalog: Catalog
+    /// How dogs' locations leave the engine.
+    public let privacy: LocationPrivacy
 
-    /// Creates an empty engine.
-    public init() {}
+    /// Creates an empty engine over reference data.
+    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate) {
+        self.catalog = catalog
+        self.privacy = privacy
+    }
 
     /// The point set of a kind, created on first use when `create` is true.
     public func pointSet(kind: String, create: Bool = false) -> PointSet? {
@@ -40,17 +56,20 @@ public final class Engine: Sendable {
 
     // MARK: Writing
 
-    /// Inserts or replaces records (by kind and id). All are validated first; on any
-    /// error nothing changes. Returns the number applied.
+    /// Inserts or replaces records (by kind and id). All are validated first — typed kinds
+    /// field by field — and on any error nothing changes. Returns the number applied.
     @discardableResult
     public func upsert(_ records: [PointRecord]) throws(ScoutError) -> Int {
         var byKind: [String: [PointSet.Record]] = [:]
         for (i, r) in records.enumerated() {
-            try PointRecord.validateKind(r.kind, path: "records[\(i)].kind")
-            guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "records[\(i)].id") }
-            _ = try r.point.validated(path: "records[\(i)]")
-            byKind[r.kind, default: []].append(PointSet.Record(id: r.id, point: r.point,
-                                                              payload: r.fields.isEmpty ? nil : RecordPayload(fields: r.fields)))
+            let at = r.source ?? "records[\(i)]"
+            try PointRecord.validateKind(r.kind, path: "\(at).kind")
+            guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "\(at).id") }
+            _ = try r.point.validated(path: at)
+            let typed = try catalog.record(kind: r.kind, fields: r.fields, path: r.source.map { "\($0): " } ?? at)
+            let payload: RecordPayload?
+            if case .other = typed, r.fields.isEmpty { payload = nil } else { payload = RecordPayload(fields: r.fields, record: typed) }
+            byKind[r.kind, default: []].append(PointSet.Record(id: r.id, point: r.point, payload: payload))
         }
         writeLock.withLock { _ in
             for (kind, batch) in byKind {
@@ -92,18 +111,28 @@ public final class Engine: Sendable {
     }
 
     /// Runs a search. Errors name the offending field.
+    ///
+    /// Filters and text are tested inside the traversal; `total` counts every match;
+    /// with `after`, the page continues after that id in the same order.
     public func search(_ q: SearchQuery) throws(ScoutError) -> SearchResult {
         try PointRecord.validateKind(q.kind, path: "kind")
         guard q.limit >= 1 else { throw ScoutError(.invalidRequest, "limit must be at least 1", path: "limit") }
         guard q.limit <= SearchQuery.maximumLimit else {
             throw ScoutError(.limitExceeded, "limit must be at most \(SearchQuery.maximumLimit)", path: "limit")
         }
+        try Engine.validateText(q.text)
         if let from = q.from { _ = try from.validated(path: "from") }
         var reference = q.from
         if case .radius(let c, _) = q.area { reference = c }
-        let sort = q.sort ?? (reference == nil ? .id : .distance)
-        if sort == .distance && reference == nil {
+        let sort = q.sort ?? (q.text != nil ? .relevance : reference == nil ? .id : .distance)
+        switch sort {
+        case .distance where reference == nil:
             throw ScoutError(.invalidRequest, "sort by distance needs a reference point: give \"from\"", path: "sort")
+        case .relevance where q.text == nil:
+            throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
+        case .rating where !["dog", "gym"].contains(q.kind):
+            throw ScoutError(.invalidRequest, "sort by rating applies to dogs and gyms", path: "sort")
+        default: break
         }
         // Validate the area before looking up the kind, so bad input is an error even on an empty kind.
         var region: Region?
@@ -119,41 +148,73 @@ public final class Engine: Sendable {
         case .corridor(let route, let d):
             corridor = try Corridor(line: route, distance: d)
         }
-        guard let set = pointSet(kind: q.kind) else { return SearchResult(total: 0, hits: []) }
+        guard let set = pointSet(kind: q.kind) else { return SearchResult(total: 0, hits: [], nextAfter: nil) }
         let snap = set.snapshot()
+        let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
+        let test = predicate(snap, q.filter, scores)
 
-        if case .radius(let c, let r) = q.area, sort == .distance {
-            let matches = snap.boundedEntries(within: r, of: c)
+        if case .radius(let c, let r) = q.area, sort == .distance, q.after == nil {
+            let matches = test.map { snap.boundedEntries(within: r, of: c, where: $0) } ?? snap.boundedEntries(within: r, of: c)
             let top = snap.nearestFirst(matches, from: c, limit: q.limit)
-            return SearchResult(total: matches.count, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance) })
+            return SearchResult(total: matches.count, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
+                                nextAfter: matches.count > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
         }
+        let keep = test ?? { _ in true }
         let refs: [EntryRef]
         switch q.area {
-        case .radius(let c, let r): refs = snap.entries(within: r, of: c)
-        case .box(let b): refs = snap.entries(in: b)
-        case .polygon: refs = snap.entries(coveredBy: region!)
-        case .corridor: refs = snap.entries(along: corridor!)
+        case .radius(let c, let r): refs = snap.entries(within: r, of: c, where: keep)
+        case .box(let b): refs = snap.entries(in: b, where: keep)
+        case .polygon: refs = snap.entries(coveredBy: region!, where: keep)
+        case .corridor: refs = snap.entries(along: corridor!, where: keep)
         }
-        if sort == .distance, let reference {
+        if sort == .distance, q.after == nil, let reference {
             let referenceECEF = WGS84.ecef(reference)
             let bounded = refs.map { r -> BoundedRef in
-                let e = snap.entry(r)
-                let range = DistanceBounds.interval(e.point, reference, ecefOfB: referenceECEF)
+                let range = DistanceBounds.interval(snap.entry(r).point, reference, ecefOfB: referenceECEF)
                 return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound)
             }
             let top = snap.nearestFirst(bounded, from: reference, limit: q.limit)
-            return SearchResult(total: refs.count, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance) })
+            return SearchResult(total: refs.count, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
+                                nextAfter: refs.count > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
         }
-        var ids = refs.map { (snap.id(of: $0), $0) }
-        ids.sort { $0.0 < $1.0 }
-        if ids.count > q.limit { ids.removeLast(ids.count - q.limit) }
-        return SearchResult(total: refs.count, hits: ids.map { (_, r) in
-            let d = reference.map { DistanceBounds.millimetres(snap.entry(r).point, $0) }
-            return hit(snap, r, kind: q.kind, distance: d)
-        })
+        return try ordered(refs, snap, q, sort: sort, reference: reference, scores: scores)
     }
 
-    /// The k nearest points of a kind, by geodesic distance then id.
+    /// The general ordering: a sort key per match, the cursor, then the first `limit`.
+    private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ q: SearchQuery, sort: SortOrder,
+                         reference: GeoPoint?, scores: [Int32: Double]?) throws(ScoutError) -> SearchResult {
+        struct Keyed { let primary: Double, secondary: Double, distance: Double, id: String, ref: EntryRef }
+        let origin = reference.map { ($0, WGS84.ecef($0)) }
+        var keyed = refs.map { r -> Keyed in
+            let e = snap.entry(r)
+            let d = origin.map { DistanceBounds.millimetres(e.point, $0.0, ecefOfB: $0.1) } ?? 0
+            let primary: Double
+            switch sort {
+            case .distance: primary = d
+            case .id: primary = 0
+            case .rating: primary = -(Rating.of(Engine.record(e)) ?? 0)
+            case .relevance: primary = -(scores?[r.index] ?? 0)
+            }
+            return Keyed(primary: primary, secondary: sort == .id ? 0 : d, distance: d, id: e.id, ref: r)
+        }
+        func before(_ a: Keyed, _ b: Keyed) -> Bool { (a.primary, a.secondary, a.id) < (b.primary, b.secondary, b.id) }
+        if let after = q.after {
+            guard let cursor = keyed.first(where: { $0.id == after }) else {
+                throw ScoutError(.notFound, "the after id is not among this query's matches (removed, or the query changed)", path: "after")
+            }
+            keyed = keyed.filter { before(cursor, $0) }
+        }
+        let more = keyed.count > q.limit
+        keyed.sort(by: before)
+        if more { keyed.removeLast(keyed.count - q.limit) }
+        let hits = keyed.map { k in
+            hit(snap, k.ref, kind: q.kind, distance: reference == nil ? nil : k.distance, scores)
+        }
+        return SearchResult(total: refs.count, hits: hits, nextAfter: more ? keyed.last?.id : nil)
+    }
+
+    /// The k nearest points of a kind, by geodesic distance then id; the filter and text
+    /// run inside the search, so k matching points come back whenever k exist.
     public func nearest(_ q: NearestQuery) throws(ScoutError) -> SearchResult {
         try PointRecord.validateKind(q.kind, path: "kind")
         _ = try q.from.validated(path: "from")
@@ -162,10 +223,48 @@ public final class Engine: Sendable {
             throw ScoutError(.limitExceeded, "k must be at most \(SearchQuery.maximumLimit)", path: "k")
         }
         if let m = q.maxDistance { try Engine.validateDistance(m, path: "max_distance_m") }
-        guard let set = pointSet(kind: q.kind) else { return SearchResult(total: 0, hits: []) }
+        try Engine.validateText(q.text)
+        guard let set = pointSet(kind: q.kind) else { return SearchResult(total: 0, hits: [], nextAfter: nil) }
         let snap = set.snapshot()
-        let found = snap.nearest(to: q.from, k: q.k, maxDistance: q.maxDistance ?? .infinity)
-        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance) })
+        let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
+        let maxDistance = q.maxDistance ?? .infinity
+        let found = predicate(snap, q.filter, scores).map { snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: $0) }
+            ?? snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance)
+        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) }, nextAfter: nil)
+    }
+
+    /// The test a traversal runs per candidate, or `nil` when there is none.
+    private func predicate(_ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: [Int32: Double]?) -> ((EntryRef) -> Bool)? {
+        switch (filter.isEmpty, scores) {
+        case (true, nil): return nil
+        case (false, nil): return { filter.matches(Engine.record(snap.entry($0))) }
+        case (true, let s?): return { s[$0.index] != nil }
+        case (false, let s?): return { s[$0.index] != nil && filter.matches(Engine.record(snap.entry($0))) }
+        }
+    }
+
+    /// The text index of a kind at a snapshot, rebuilt after writes (see `docs/data-model.md`).
+    private func textIndex(kind: String, _ snap: PointSet.Snapshot) -> TextIndex {
+        if let cached = textIndexes.withLock({ $0[kind] }), cached.epoch == snap.epoch { return cached.index }
+        let docs = snap.allLive().map { r -> (id: Int32, fields: [String]) in
+            let e = snap.entry(r)
+            let p = e.payload as? RecordPayload
+            return (r.index, Catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []))
+        }
+        let weights = Catalog.textFieldWeights(kind: kind)
+        let index = TextIndex(fieldWeights: weights.isEmpty ? [] : weights,
+                              documents: weights.isEmpty ? [] : docs)
+        textIndexes.withLock { $0[kind] = (snap.epoch, index) }
+        return index
+    }
+
+    static func record(_ e: Entry) -> CatalogRecord { (e.payload as? RecordPayload)?.record ?? .other }
+
+    static func validateText(_ text: String?) throws(ScoutError) {
+        guard let text else { return }
+        guard text.utf8.count <= SearchQuery.maximumTextBytes else {
+            throw ScoutError(.limitExceeded, "text may be at most \(SearchQuery.maximumTextBytes) bytes", path: "text")
+        }
     }
 
     static func validateDistance(_ r: Double, path: String) throws(ScoutError) {
@@ -200,9 +299,13 @@ public final class Engine: Sendable {
         }
     }
 
-    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: String, distance: Double?) -> SearchHit {
+    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: String, distance: Double?, _ scores: [Int32: Double]?) -> SearchHit {
         let e = snap.entry(ref)
-        let fields = (e.payload as? RecordPayload)?.fields ?? []
-        return SearchHit(id: e.id, kind: kind, point: e.point, distance: distance, fields: fields)
+        let payload = e.payload as? RecordPayload
+        let record = payload?.record ?? .other
+        return SearchHit(id: e.id, kind: kind, point: privacy.shown(e.point, kind: kind),
+                         distance: distance.map { privacy.shown(distance: $0, kind: kind) },
+                         isApproximate: privacy.hides(kind: kind), fields: payload?.fields ?? [], record: record,
+                         rating: Rating.of(record), relevance: scores?[ref.index])
     }
 }

@@ -1,3 +1,4 @@
+import ScoutCatalog
 import ScoutCore
 import ScoutJSON
 
@@ -29,6 +30,11 @@ public enum SortOrder: String, Sendable {
     case distance
     /// By id (byte order).
     case id
+    /// Best rated first (dogs: Bayesian temperament rating; gyms: Wilson lower bound of
+    /// votes), then nearest, then id.
+    case rating
+    /// Most relevant to the query's `text` first (BM25), then nearest, then id.
+    case relevance
 }
 
 /// A search: a kind, an area, and how to return the matches.
@@ -41,8 +47,15 @@ public struct SearchQuery: Sendable {
     public var limit: Int
     /// A point to measure `distance_m` from when the area has no centre.
     public var from: GeoPoint?
-    /// Ordering; `nil` means distance when there is a reference point, else id.
+    /// Ordering; `nil` means relevance when there is text, else distance when there is a
+    /// reference point, else id.
     public var sort: SortOrder?
+    /// Conditions on typed fields, tested inside the traversal.
+    public var filter: RecordFilter
+    /// Free text the records must match (see ``TextIndex``); `nil` for none.
+    public var text: String?
+    /// The id of the last hit of the previous page: results continue after it in the same order.
+    public var after: String?
 
     /// Default number of results.
     public static let defaultLimit = 100
@@ -51,13 +64,20 @@ public struct SearchQuery: Sendable {
     /// Largest accepted radius or k-nearest distance, in metres.
     public static let maximumRadius = 20_000_000.0
 
+    /// Longest accepted `text`, in bytes.
+    public static let maximumTextBytes = 1000
+
     /// Creates a query.
-    public init(kind: String, area: SearchArea, limit: Int = SearchQuery.defaultLimit, from: GeoPoint? = nil, sort: SortOrder? = nil) {
+    public init(kind: String, area: SearchArea, limit: Int = SearchQuery.defaultLimit, from: GeoPoint? = nil, sort: SortOrder? = nil,
+                filter: RecordFilter = .all, text: String? = nil, after: String? = nil) {
         self.kind = kind
         self.area = area
         self.limit = limit
         self.from = from
         self.sort = sort
+        self.filter = filter
+        self.text = text
+        self.after = after
     }
 }
 
@@ -71,13 +91,20 @@ public struct NearestQuery: Sendable {
     public var k: Int
     /// Farthest distance considered, in metres.
     public var maxDistance: Double?
+    /// Conditions on typed fields, tested inside the search: k matching points come back
+    /// whenever k exist.
+    public var filter: RecordFilter
+    /// Free text the records must match; `nil` for none.
+    public var text: String?
 
     /// Creates a query.
-    public init(kind: String, from: GeoPoint, k: Int, maxDistance: Double? = nil) {
+    public init(kind: String, from: GeoPoint, k: Int, maxDistance: Double? = nil, filter: RecordFilter = .all, text: String? = nil) {
         self.kind = kind
         self.from = from
         self.k = k
         self.maxDistance = maxDistance
+        self.filter = filter
+        self.text = text
     }
 }
 
@@ -87,13 +114,22 @@ public struct SearchHit: Sendable {
     public let id: String
     /// The record's kind.
     public let kind: String
-    /// Its position.
+    /// Its position as shown: exact, or the centre of its privacy cell when
+    /// ``isApproximate`` (see ``LocationPrivacy``).
     public let point: GeoPoint
-    /// Geodesic distance from the reference point in metres, rounded to the millimetre;
-    /// `nil` when the query has no reference point.
+    /// Geodesic distance from the reference point in metres, rounded to the millimetre
+    /// (to 100 m when ``isApproximate``); `nil` when the query has no reference point.
     public let distance: Double?
-    /// The record's other fields.
+    /// True when ``point`` and ``distance`` are approximate for privacy.
+    public let isApproximate: Bool
+    /// The record's other fields, as given.
     public let fields: [(String, JSONValue)]
+    /// The typed record.
+    public let record: CatalogRecord
+    /// The rating used by `sort: rating` (dogs and gyms), when the kind has one.
+    public let rating: Double?
+    /// The text relevance score, when the query has text.
+    public let relevance: Double?
 }
 
 /// Results of a search.
@@ -102,4 +138,6 @@ public struct SearchResult: Sendable {
     public let total: Int
     /// The returned matches, in order.
     public let hits: [SearchHit]
+    /// The id to pass as `after` for the next page; `nil` on the last page.
+    public let nextAfter: String?
 }

@@ -1,3 +1,4 @@
+import ScoutCatalog
 import ScoutCore
 import ScoutIndex
 import ScoutJSON
@@ -13,13 +14,17 @@ public struct PointRecord: Sendable {
     public var point: GeoPoint
     /// Every other field of the record, in input order.
     public var fields: [(String, JSONValue)]
+    /// Where the record came from (`line 17`, `features[3]`), for error paths; `nil` for
+    /// records given directly.
+    public var source: String?
 
     /// Creates a record.
-    public init(id: String, kind: String, point: GeoPoint, fields: [(String, JSONValue)] = []) {
+    public init(id: String, kind: String, point: GeoPoint, fields: [(String, JSONValue)] = [], source: String? = nil) {
         self.id = id
         self.kind = kind
         self.point = point
         self.fields = fields
+        self.source = source
     }
 
     /// Longest id accepted, in bytes.
@@ -76,8 +81,13 @@ public struct PointRecord: Sendable {
     }
 }
 
-/// What the index keeps with each point besides its position: the record's other fields.
+/// What the index keeps with each point besides its position: the record's other fields
+/// and its typed form.
 final class RecordPayload: PointPayload {
     let fields: [(String, JSONValue)]
-    init(fields: [(String, JSONValue)]) { self.fields = fields }
+    let record: CatalogRecord
+    init(fields: [(String, JSONValue)], record: CatalogRecord) {
+        self.fields = fields
+        self.record = record
+    }
 }

@@ -53,7 +53,11 @@ public enum RecordFile {
             do throws(JSONParseError) { v = try JSONReader.parse(Array(line)) } catch {
                 throw ScoutError(.parseError, "line \(n) is not valid JSON: \(error.message)", path: "line \(n)")
             }
-            do throws(ScoutError) { out.append(try PointRecord.from(json: v, defaultKind: defaultKind, path: "")) } catch {
+            do throws(ScoutError) {
+                var record = try PointRecord.from(json: v, defaultKind: defaultKind, path: "")
+                record.source = "line \(n)"
+                out.append(record)
+            } catch {
                 throw ScoutError(error.code, "line \(n): \(error.message)", path: "line \(n): \(error.path ?? "")")
             }
         }
@@ -81,7 +85,9 @@ public enum RecordFile {
             for (k, x) in f["properties"]?.members ?? [] where k != "lat" && k != "lon" && !(k == "id" && f["id"] != nil) {
                 members.append((k, x))
             }
-            out.append(try PointRecord.from(json: .object(members), defaultKind: defaultKind, path: at))
+            var record = try PointRecord.from(json: .object(members), defaultKind: defaultKind, path: at)
+            record.source = at
+            out.append(record)
         }
         return out
     }
@@ -108,7 +114,11 @@ public enum RecordFile {
             let kind = cell("kind").flatMap { $0.isEmpty ? nil : $0 } ?? defaultKind
             var members: [(String, JSONValue)] = [("id", .string(id)), ("lat", .number(String(lat))), ("lon", .number(String(lon)))]
             if let kind { members.append(("kind", .string(kind))) }
-            do throws(ScoutError) { out.append(try PointRecord.from(json: .object(members), defaultKind: nil, path: "")) } catch {
+            do throws(ScoutError) {
+                var record = try PointRecord.from(json: .object(members), defaultKind: nil, path: "")
+                record.source = "line \(n)"
+                out.append(record)
+            } catch {
                 throw ScoutError(error.code, "line \(n): \(error.message)", path: "line \(n): \(error.path ?? "")")
             }
         }

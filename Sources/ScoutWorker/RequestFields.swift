@@ -40,6 +40,12 @@ struct RequestFields {
         return Int(d)
     }
 
+    func bool(_ key: String, default value: Bool) throws(ScoutError) -> Bool {
+        guard has(key) else { return value }
+        guard case .bool(let b) = object[key]! else { throw ScoutError(.invalidRequest, "\(key) must be true or false", path: key) }
+        return b
+    }
+
     func point(_ key: String) throws(ScoutError) -> GeoPoint {
         guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
         return try RequestFields.point(v, path: key)

@@ -1,6 +1,8 @@
+import ScoutCatalog
 import ScoutCore
 import ScoutEngine
 import ScoutJSON
+import ScoutTime
 
 /// The `scout serve` protocol: one JSON request object in, one JSON response line out.
 ///
@@ -32,7 +34,7 @@ public final class Worker: Sendable {
             case .response: return true
             case .request(_, let body):
                 switch body["op"]?.string {
-                case "ping", "stats", "search", "nearest": return true
+                case "ping", "stats", "search", "nearest", "place", "breed": return true
                 default: return false
                 }
             }
@@ -149,17 +151,60 @@ public final class Worker: Sendable {
             let n = try engine.remove(kind: kind, ids: list)
             w.objectStart(); w.key("removed"); w.int(n); w.objectEnd()
         case "search":
-            try writeResult(try engine.search(try searchQuery(f)), &w)
+            var places = ResolvedPlaces()
+            let q = try searchQuery(f, &places)
+            try writeResult(try engine.search(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
         case "nearest":
-            let q = NearestQuery(kind: try f.string("kind"), from: try f.point("from"),
-                                 k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"))
-            try writeResult(try engine.nearest(q), &w)
+            var places = ResolvedPlaces()
+            let kind = try f.string("kind")
+            let q = NearestQuery(kind: kind, from: try location(f, "from", &places),
+                                 k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
+                                 filter: try filter(f, kind: kind), text: try f.optionalString("text"))
+            try writeResult(try engine.nearest(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
+        case "place":
+            let r = try engine.catalog.places.resolve(try f.string("name"), country: try f.optionalString("country"), path: "name")
+            writePlace(r.place, alternatives: r.alternatives, &w)
+        case "breed":
+            let name = try f.string("name")
+            guard let b = engine.catalog.breeds.breed(named: name) else {
+                throw ScoutError(.notFound, "no breed of that name; mixed and unknown breeds use the Mixed profile", path: "name")
+            }
+            writeBreed(b, &w)
         default:
-            throw ScoutError(.unknownOp, "unknown op \"\(op.prefix(40))\"; known: ping, stats, load, upsert, remove, search, nearest", path: "op")
+            throw ScoutError(.unknownOp, "unknown op \"\(op.prefix(40))\"; known: \(Worker.operations.joined(separator: ", "))", path: "op")
         }
     }
 
-    private func searchQuery(_ f: RequestFields) throws(ScoutError) -> SearchQuery {
+    /// Every op the worker knows.
+    public static let operations = ["ping", "stats", "load", "upsert", "remove", "search", "nearest", "place", "breed"]
+
+    /// Place names resolved while reading a request, by field.
+    struct ResolvedPlaces {
+        var list: [(field: String, resolution: PlaceResolution)] = []
+    }
+
+    /// A point field that is either `{"lat","lon"}` or `{"place", "country"?}`.
+    private func location(_ f: RequestFields, _ key: String, _ places: inout ResolvedPlaces) throws(ScoutError) -> GeoPoint {
+        guard let v = f.object[key], v["place"] != nil else { return try f.point(key) }
+        let fields = RequestFields(object: v)
+        guard let name = v["place"]?.string else { throw ScoutError(.invalidRequest, "place must be a string", path: "\(key).place") }
+        let r = try engine.catalog.places.resolve(name, country: try fields.optionalString("country"), path: "\(key).place")
+        places.list.append((key, r))
+        return r.place.point
+    }
+
+    /// The date ages are computed on: the request's `now`, else today (UTC).
+    private func today(_ f: RequestFields) throws(ScoutError) -> LocalDate {
+        guard let now = try f.optionalString("now") else { return LocalDate.today }
+        return try Instant.parse(now, path: "now").localDate
+    }
+
+    private func filter(_ f: RequestFields, kind: String) throws(ScoutError) -> RecordFilter {
+        guard let v = f.object["filter"], v != .null else { return .all }
+        return try RecordFilter.parse(v, kind: kind, today: try today(f))
+    }
+
+    private func searchQuery(_ f: RequestFields, _ places: inout ResolvedPlaces) throws(ScoutError) -> SearchQuery {
         let kind = try f.string("kind")
         let shapes = ["near", "bbox", "within", "along"].filter { f.has($0) }
         guard shapes.count == 1 else {
@@ -168,7 +213,7 @@ public final class Worker: Sendable {
         }
         let area: SearchArea
         switch shapes[0] {
-        case "near": area = .radius(center: try f.point("near"), meters: try f.number("radius_m"))
+        case "near": area = .radius(center: try location(f, "near", &places), meters: try f.number("radius_m"))
         case "bbox": area = .box(try f.box("bbox"))
         case "within": area = .polygon(try f.polygon("within"), crs: try f.optionalString("crs"))
         default: area = .corridor(route: try f.lineString("along"), meters: try f.number("distance_m"))
@@ -176,17 +221,35 @@ public final class Worker: Sendable {
         var sort: SortOrder?
         if let s = try f.optionalString("sort") {
             guard let order = SortOrder(rawValue: s) else {
-                throw ScoutError(.invalidRequest, "sort must be \"distance\" or \"id\"", path: "sort")
+                throw ScoutError(.invalidRequest, "sort must be \"distance\", \"id\", \"rating\" or \"relevance\"", path: "sort")
             }
             sort = order
         }
+        var after: String?
+        if let v = f.object["after"], v != .null {
+            switch v {
+            case .string(let s): after = s
+            case .number(let t): after = t
+            default: throw ScoutError(.invalidRequest, "after must be the id of the last result of the previous page", path: "after")
+            }
+        }
         return SearchQuery(kind: kind, area: area, limit: try f.integer("limit", default: SearchQuery.defaultLimit),
-                           from: f.has("from") ? try f.point("from") : nil, sort: sort)
+                           from: f.has("from") ? try location(f, "from", &places) : nil, sort: sort,
+                           filter: try filter(f, kind: kind), text: try f.optionalString("text"), after: after)
     }
 
-    private func writeResult(_ r: SearchResult, _ w: inout JSONWriter) throws(ScoutError) {
+    private func writeResult(_ r: SearchResult, _ places: ResolvedPlaces, today: LocalDate, fields: Bool, _ w: inout JSONWriter) throws(ScoutError) {
         w.objectStart()
         w.key("total"); w.int(r.total)
+        if let next = r.nextAfter { w.key("next_after"); w.string(next) }
+        if !places.list.isEmpty {
+            // Keyed by the request field the place name was given in ("near", "from").
+            w.key("resolved"); w.objectStart()
+            for (field, resolution) in places.list {
+                w.key(field); writePlace(resolution.place, alternatives: resolution.alternatives, &w)
+            }
+            w.objectEnd()
+        }
         w.key("results"); w.arrayStart()
         for h in r.hits {
             w.objectStart()
@@ -194,10 +257,57 @@ public final class Worker: Sendable {
             w.key("kind"); w.string(h.kind)
             w.key("lat"); w.number(h.point.lat)
             w.key("lon"); w.number(h.point.lon)
-            if let d = h.distance { w.key("distance_m"); w.number(d, decimals: 3) }
+            if h.isApproximate { w.key("approximate"); w.bool(true) }
+            if let d = h.distance { w.key("distance_m"); w.number(d, decimals: h.isApproximate ? 0 : 3) }
+            if let rating = h.rating { w.key("rating"); w.number(rating, decimals: 4) }
+            if let score = h.relevance { w.key("relevance"); w.number(score, decimals: 4) }
+            if case .dog(let d) = h.record {
+                w.key("age_years"); w.number(d.ageYears(on: today), decimals: 1)
+                w.key("size"); w.string(d.sizeClass.rawValue)
+                w.key("breed_profile"); w.string(d.breed.name)
+            }
+            if fields && !h.fields.isEmpty {
+                w.key("fields"); w.objectStart()
+                for (k, v) in h.fields { w.key(k); w.value(v) }
+                w.objectEnd()
+            }
             w.objectEnd()
         }
         w.arrayEnd()
+        w.objectEnd()
+    }
+
+    private func writePlace(_ p: Place, alternatives: [Place]? = nil, _ w: inout JSONWriter) {
+        w.objectStart()
+        w.key("name"); w.string(p.name)
+        w.key("country"); w.string(p.country)
+        w.key("admin1"); w.string(p.admin1)
+        w.key("lat"); w.number(p.point.lat)
+        w.key("lon"); w.number(p.point.lon)
+        w.key("population"); w.int(p.population)
+        w.key("timezone"); w.string(p.timeZone)
+        if let alternatives {
+            w.key("alternatives"); w.arrayStart(); for a in alternatives { writePlace(a, &w) }; w.arrayEnd()
+        }
+        w.objectEnd()
+    }
+
+    private func writeBreed(_ b: Breed, _ w: inout JSONWriter) {
+        w.objectStart()
+        w.key("name"); w.string(b.name)
+        if let r = b.popularityRank { w.key("popularity_rank"); w.int(r) }
+        w.key("traits"); w.objectStart()
+        for t in Breed.Trait.allCases { w.key(t.rawValue); w.int(b[t]) }
+        w.objectEnd()
+        w.key("coat_type"); w.string(b.coatType)
+        w.key("coat_length"); w.string(b.coatLength)
+        func range(_ key: String, _ r: ClosedRange<Double>?) {
+            guard let r else { return }
+            w.key(key); w.arrayStart(); w.number(r.lowerBound); w.number(r.upperBound); w.arrayEnd()
+        }
+        range("weight_kg", b.weightKg); range("height_cm", b.heightCm); range("life_span_years", b.lifeSpanYears)
+        if let s = b.sizeClass { w.key("size"); w.string(s.rawValue) }
+        w.key("brachycephalic"); w.bool(b.brachycephalic)
         w.objectEnd()
     }
 }

@@ -1,3 +1,4 @@
+import ScoutCatalog
 import ScoutEngine
 import ScoutWorker
 #if canImport(Glibc)
@@ -12,7 +13,10 @@ func log(_ message: String) {
 }
 
 let usage = """
-    usage: scout serve [--load PATH[:KIND]]...   JSON Lines worker on stdin/stdout (docs/protocol.md)
+    usage: scout serve [--data DIR] [--exact-dog-locations] [--load PATH[:KIND]]...
+               JSON Lines worker on stdin/stdout (docs/protocol.md). --data names the directory
+               with breeds.csv and places.tsv (default: ./data when it exists). Dogs' locations
+               leave approximately unless --exact-dog-locations is given.
            scout version
     """
 
@@ -22,29 +26,51 @@ args.removeFirst()
 
 switch command {
 case "serve":
-    let engine = Engine()
+    var dataDirectory: String? = access("data/breeds.csv", R_OK) == 0 ? "data" : nil
+    var privacy = LocationPrivacy.approximate
+    var loads: [(path: String, kind: String?)] = []
     var i = 0
     while i < args.count {
         switch args[i] {
-        case "--load":
-            guard i + 1 < args.count else { log("--load needs a path"); exit(2) }
+        case "--load", "--data":
+            guard i + 1 < args.count else { log("\(args[i]) needs a path"); exit(2) }
+            if args[i] == "--data" { dataDirectory = args[i + 1]; i += 2; continue }
             var path = args[i + 1]
             var kind: String?
             if let colon = path.lastIndex(of: ":"), !path[path.index(after: colon)...].contains("/") {
                 kind = String(path[path.index(after: colon)...])
                 path = String(path[..<colon])
             }
-            do {
-                let n = try engine.load(path: path, kind: kind)
-                log("loaded \(n) records from \(path)")
-            } catch {
-                log("could not load \(path): \(error)")
-                exit(1)
-            }
+            loads.append((path, kind))
             i += 2
+        case "--exact-dog-locations":
+            privacy = .exact
+            i += 1
         default:
             log("unknown option \(args[i])\n\(usage)")
             exit(2)
+        }
+    }
+    var catalog = Catalog()
+    if let dataDirectory {
+        do {
+            catalog = try Catalog.load(dataDirectory: dataDirectory)
+            log("reference data from \(dataDirectory): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places")
+        } catch {
+            log("could not load reference data from \(dataDirectory): \(error)")
+            exit(1)
+        }
+    } else {
+        log("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
+    }
+    let engine = Engine(catalog: catalog, privacy: privacy)
+    for (path, kind) in loads {
+        do {
+            let n = try engine.load(path: path, kind: kind)
+            log("loaded \(n) records from \(path)")
+        } catch {
+            log("could not load \(path): \(error)")
+            exit(1)
         }
     }
     let served = LineServer(worker: Worker(engine: engine)).run()

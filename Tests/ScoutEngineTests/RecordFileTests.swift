@@ -56,10 +56,10 @@ import Testing
 
     @Test func aFailedLoadLeavesTheEngineUnchanged() throws {
         let engine = Engine()
-        try engine.upsert([PointRecord(id: "keep", kind: "dog", point: GeoPoint(lat: 1, lon: 1))])
-        let file = write("j.jsonl", "{\"id\":\"keep\",\"kind\":\"dog\",\"lat\":5,\"lon\":5}\n{\"id\":\"new\",\"kind\":\"dog\",\"lat\":5}\n")
+        try engine.upsert([PointRecord(id: "keep", kind: "poi", point: GeoPoint(lat: 1, lon: 1))])
+        let file = write("j.jsonl", "{\"id\":\"keep\",\"kind\":\"poi\",\"lat\":5,\"lon\":5}\n{\"id\":\"new\",\"kind\":\"poi\",\"lat\":5}\n")
         #expect(throws: ScoutError.self) { try engine.load(path: file) }
-        let all = try engine.search(SearchQuery(kind: "dog", area: .box(GeoBox(west: -180, south: -90, east: 180, north: 90))))
+        let all = try engine.search(SearchQuery(kind: "poi", area: .box(GeoBox(west: -180, south: -90, east: 180, north: 90))))
         #expect(all.hits.map(\.id) == ["keep"])
         #expect(all.hits[0].point == GeoPoint(lat: 1, lon: 1))
     }

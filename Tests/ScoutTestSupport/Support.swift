@@ -452,3 +452,16 @@ public struct FailureLog {
     public var full: Bool { messages.count >= limit }
     public var summary: String { messages.joined(separator: "\n") }
 }
+
+/// Paths inside the repository, for tests that read committed data.
+public enum Repository {
+    /// The repository root (two levels above this file's folder).
+    public static let root: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)   // Tests/ScoutTestSupport/Support.swift
+        return parts.joined(separator: "/")
+    }()
+
+    /// The committed data directory.
+    public static var data: String { root + "/data" }
+}

@@ -45,11 +45,11 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
     let fixture: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("scout-e2e-\(getpid()).jsonl").path
         let lines = [
-            #"{"id":"a","kind":"dog","lat":53.2707,"lon":-9.0568,"name":"Bran"}"#,
-            #"{"id":"b","kind":"dog","lat":53.2807,"lon":-9.0568}"#,
-            #"{"id":"c","kind":"dog","lat":53.2707,"lon":-9.0268}"#,
-            #"{"id":"g1","kind":"gym","lat":53.2710,"lon":-9.0570}"#,
-            #"{"id":"edge","kind":"dog","lat":0,"lon":180}"#,
+            #"{"id":"a","kind":"poi","lat":53.2707,"lon":-9.0568,"name":"Bran"}"#,
+            #"{"id":"b","kind":"poi","lat":53.2807,"lon":-9.0568}"#,
+            #"{"id":"c","kind":"poi","lat":53.2707,"lon":-9.0268}"#,
+            #"{"id":"g1","kind":"cafe","lat":53.2710,"lon":-9.0570}"#,
+            #"{"id":"edge","kind":"poi","lat":0,"lon":180}"#,
         ]
         _ = FileManager.default.createFile(atPath: path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
         return path
@@ -59,12 +59,12 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
         let r = try ScoutProcess.serve([
             #"{"id":1,"op":"ping"}"#,
             #"{"id":"load","op":"load","path":"\#(fixture)"}"#,
-            #"{"id":3,"op":"search","kind":"dog","near":{"lat":53.2707,"lon":-9.0568},"radius_m":1200}"#,
-            #"{"id":4,"op":"nearest","kind":"dog","from":{"lat":53.2707,"lon":-9.0568},"k":2}"#,
-            #"{"id":5,"op":"search","kind":"dog","bbox":[179,-1,-179,1]}"#,
-            #"{"id":6,"op":"upsert","records":[{"id":"d","kind":"dog","lat":53.2708,"lon":-9.0568}]}"#,
-            #"{"id":7,"op":"remove","kind":"dog","ids":["a","zzz"]}"#,
-            #"{"id":8,"op":"search","kind":"dog","near":{"lat":53.2707,"lon":-9.0568},"radius_m":1200,"sort":"id"}"#,
+            #"{"id":3,"op":"search","kind":"poi","near":{"lat":53.2707,"lon":-9.0568},"radius_m":1200}"#,
+            #"{"id":4,"op":"nearest","kind":"poi","from":{"lat":53.2707,"lon":-9.0568},"k":2}"#,
+            #"{"id":5,"op":"search","kind":"poi","bbox":[179,-1,-179,1]}"#,
+            #"{"id":6,"op":"upsert","records":[{"id":"d","kind":"poi","lat":53.2708,"lon":-9.0568}]}"#,
+            #"{"id":7,"op":"remove","kind":"poi","ids":["a","zzz"]}"#,
+            #"{"id":8,"op":"search","kind":"poi","near":{"lat":53.2707,"lon":-9.0568},"radius_m":1200,"sort":"id"}"#,
             #"{"id":9,"op":"stats"}"#,
         ])
         #expect(r.status == 0)
@@ -72,18 +72,18 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
         let expected = [
             #"{"id":1,"ok":true,"result":{"version":"0.1.0"}}"#,
             #"{"id":"load","ok":true,"result":{"loaded":5}}"#,
-            #"{"id":3,"ok":true,"result":{"total":2,"results":[{"id":"a","kind":"dog","lat":53.2707,"lon":-9.0568,"distance_m":0},{"id":"b","kind":"dog","lat":53.2807,"lon":-9.0568,"distance_m":1112.915}]}}"#,
-            #"{"id":4,"ok":true,"result":{"total":2,"results":[{"id":"a","kind":"dog","lat":53.2707,"lon":-9.0568,"distance_m":0},{"id":"b","kind":"dog","lat":53.2807,"lon":-9.0568,"distance_m":1112.915}]}}"#,
-            #"{"id":5,"ok":true,"result":{"total":1,"results":[{"id":"edge","kind":"dog","lat":0,"lon":180}]}}"#,
+            #"{"id":3,"ok":true,"result":{"total":2,"results":[{"id":"a","kind":"poi","lat":53.2707,"lon":-9.0568,"distance_m":0,"fields":{"name":"Bran"}},{"id":"b","kind":"poi","lat":53.2807,"lon":-9.0568,"distance_m":1112.915}]}}"#,
+            #"{"id":4,"ok":true,"result":{"total":2,"results":[{"id":"a","kind":"poi","lat":53.2707,"lon":-9.0568,"distance_m":0,"fields":{"name":"Bran"}},{"id":"b","kind":"poi","lat":53.2807,"lon":-9.0568,"distance_m":1112.915}]}}"#,
+            #"{"id":5,"ok":true,"result":{"total":1,"results":[{"id":"edge","kind":"poi","lat":0,"lon":180}]}}"#,
             #"{"id":6,"ok":true,"result":{"upserted":1}}"#,
             #"{"id":7,"ok":true,"result":{"removed":1}}"#,
-            #"{"id":8,"ok":true,"result":{"total":2,"results":[{"id":"b","kind":"dog","lat":53.2807,"lon":-9.0568,"distance_m":1112.915},{"id":"d","kind":"dog","lat":53.2708,"lon":-9.0568,"distance_m":11.129}]}}"#,
+            #"{"id":8,"ok":true,"result":{"total":2,"results":[{"id":"b","kind":"poi","lat":53.2807,"lon":-9.0568,"distance_m":1112.915},{"id":"d","kind":"poi","lat":53.2708,"lon":-9.0568,"distance_m":11.129}]}}"#,
         ]
         for (i, e) in expected.enumerated() {
             #expect(try json(r.lines[i]) == (try json(e)), "line \(i + 1): \(r.lines[i])")
         }
         let stats = try json(r.lines[8])
-        #expect(stats["result"]?["kinds"] == (try json(#"{"dog":4,"gym":1}"#)))
+        #expect(stats["result"]?["kinds"] == (try json(#"{"cafe":1,"poi":4}"#)))
     }
 
     @Test func distancesInResponsesAreGeodInverseRounded() throws {
@@ -99,23 +99,23 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
         (#"{"id":1}"#, "invalid_request", "op"),
         (#"{"id":{"x":1},"op":"ping"}"#, "invalid_request", "id"),
         (#"{"op":"fly"}"#, "unknown_op", "op"),
-        (#"{"op":"search","kind":"dog","near":{"lat":"x","lon":0},"radius_m":5}"#, "invalid_request", "near.lat"),
-        (#"{"op":"search","kind":"dog","near":{"lat":95,"lon":0},"radius_m":5}"#, "invalid_request", "near.lat"),
-        (#"{"op":"search","kind":"dog","near":{"lat":0,"lon":0},"radius_m":-1}"#, "invalid_request", "radius_m"),
-        (#"{"op":"search","kind":"dog","near":{"lat":0,"lon":0},"radius_m":1e12}"#, "limit_exceeded", "radius_m"),
-        (#"{"op":"search","kind":"dog","near":{"lat":0,"lon":0},"radius_m":5,"limit":100001}"#, "limit_exceeded", "limit"),
-        (#"{"op":"search","kind":"dog","near":{"lat":0,"lon":0},"radius_m":5,"limit":0}"#, "invalid_request", "limit"),
-        (#"{"op":"search","kind":"dog","bbox":[0,10,1,5]}"#, "invalid_request", "bbox[1]"),
-        (#"{"op":"search","kind":"dog","within":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}}"#, "invalid_geometry", "within"),
-        (#"{"op":"search","kind":"dog","within":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0]]]}}"#, "invalid_geometry", "within.coordinates[0]"),
-        (#"{"op":"search","kind":"dog","within":"POLYGON((0 0, 1 0"}"#, "invalid_geometry", "within"),
-        (#"{"op":"search","kind":"dog","within":"POLYGON((0 0,1 0,1 1,0 0))","crs":"EPSG:999999"}"#, "unknown_crs", "crs"),
-        (#"{"op":"search","kind":"dog","bbox":[0,0,1,1],"sort":"distance"}"#, "invalid_request", "sort"),
-        (#"{"op":"nearest","kind":"dog","from":{"lat":0,"lon":0},"k":0}"#, "invalid_request", "k"),
-        (#"{"op":"nearest","kind":"dog","from":{"lat":0,"lon":0},"k":100001}"#, "limit_exceeded", "k"),
+        (#"{"op":"search","kind":"poi","near":{"lat":"x","lon":0},"radius_m":5}"#, "invalid_request", "near.lat"),
+        (#"{"op":"search","kind":"poi","near":{"lat":95,"lon":0},"radius_m":5}"#, "invalid_request", "near.lat"),
+        (#"{"op":"search","kind":"poi","near":{"lat":0,"lon":0},"radius_m":-1}"#, "invalid_request", "radius_m"),
+        (#"{"op":"search","kind":"poi","near":{"lat":0,"lon":0},"radius_m":1e12}"#, "limit_exceeded", "radius_m"),
+        (#"{"op":"search","kind":"poi","near":{"lat":0,"lon":0},"radius_m":5,"limit":100001}"#, "limit_exceeded", "limit"),
+        (#"{"op":"search","kind":"poi","near":{"lat":0,"lon":0},"radius_m":5,"limit":0}"#, "invalid_request", "limit"),
+        (#"{"op":"search","kind":"poi","bbox":[0,10,1,5]}"#, "invalid_request", "bbox[1]"),
+        (#"{"op":"search","kind":"poi","within":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0],[0,1],[0,0]]]}}"#, "invalid_geometry", "within"),
+        (#"{"op":"search","kind":"poi","within":{"type":"Polygon","coordinates":[[[0,0],[1,1],[1,0]]]}}"#, "invalid_geometry", "within.coordinates[0]"),
+        (#"{"op":"search","kind":"poi","within":"POLYGON((0 0, 1 0"}"#, "invalid_geometry", "within"),
+        (#"{"op":"search","kind":"poi","within":"POLYGON((0 0,1 0,1 1,0 0))","crs":"EPSG:999999"}"#, "unknown_crs", "crs"),
+        (#"{"op":"search","kind":"poi","bbox":[0,0,1,1],"sort":"distance"}"#, "invalid_request", "sort"),
+        (#"{"op":"nearest","kind":"poi","from":{"lat":0,"lon":0},"k":0}"#, "invalid_request", "k"),
+        (#"{"op":"nearest","kind":"poi","from":{"lat":0,"lon":0},"k":100001}"#, "limit_exceeded", "k"),
         (#"{"op":"load","path":"/nonexistent/file.jsonl"}"#, "not_found", "path"),
         (#"{"op":"search","kind":"Dog!","bbox":[0,0,1,1]}"#, "invalid_request", "kind"),
-        (#"{"op":"upsert","records":[{"id":"x","kind":"dog","lat":0,"lon":200}]}"#, "invalid_request", "records[0].lon"),
+        (#"{"op":"upsert","records":[{"id":"x","kind":"poi","lat":0,"lon":200}]}"#, "invalid_request", "records[0].lon"),
     ])
     func badInputGetsAClearError(request: String, code: String, path: String?) throws {
         let r = try ScoutProcess.serve([request, #"{"id":"after","op":"ping"}"#])
@@ -141,7 +141,7 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
 
     @Test func aBadLoadNamesTheLineAndLeavesTheIndexAsItWas() throws {
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("scout-bad-\(getpid()).jsonl").path
-        let text = #"{"id":"z1","kind":"dog","lat":1,"lon":1}"# + "\n" + #"{"id":"z2","kind":"dog","lat":1,"lon":"east"}"# + "\n"
+        let text = #"{"id":"z1","kind":"poi","lat":1,"lon":1}"# + "\n" + #"{"id":"z2","kind":"poi","lat":1,"lon":"east"}"# + "\n"
         _ = FileManager.default.createFile(atPath: bad, contents: Data(text.utf8))
         let r = try ScoutProcess.serve([
             #"{"op":"load","path":"\#(bad)"}"#,

@@ -1,0 +1,151 @@
+import Foundation
+import ScoutCore
+import ScoutText
+
+/// A dog breed's profile: AKC traits (1–5) joined with size and life span (see
+/// `data/breeds.csv` and `docs/data-model.md`).
+public struct Breed: Sendable, Equatable {
+    /// Display name, e.g. "Labrador Retriever"; `Mixed` for the mixed-breed profile.
+    public let name: String
+    /// AKC popularity rank (1 = most popular); `nil` for Mixed.
+    public let popularityRank: Int?
+    /// The AKC traits, 1–5, by ``Trait``.
+    public let traits: [Trait: Int]
+    /// Coat type ("Double", "Smooth", …) and length ("Short", "Medium", "Long").
+    public let coatType: String, coatLength: String
+    /// Healthy adult weight range in kg; `nil` when the sources have none.
+    public let weightKg: ClosedRange<Double>?
+    /// Adult height range in cm.
+    public let heightCm: ClosedRange<Double>?
+    /// Life span range in years.
+    public let lifeSpanYears: ClosedRange<Double>?
+    /// Size class from the weight range's middle (see ``SizeClass``).
+    public let sizeClass: SizeClass?
+    /// Short-nosed breeds that overheat easily (Pug, Bulldog, …).
+    public let brachycephalic: Bool
+
+    /// True for the mixed or unknown-breed profile.
+    public var isMixed: Bool { popularityRank == nil }
+
+    /// The AKC traits Scout reads, named as in `breeds.csv` and in filters.
+    public enum Trait: String, Sendable, CaseIterable, Hashable {
+        case energy, mentalStimulation = "mental_stimulation", playfulness
+        case goodWithDogs = "good_with_dogs", openness, trainability, adaptability, affectionate
+        case goodWithChildren = "good_with_children", barking, shedding
+    }
+
+    /// A trait's value, 1–5 (3 when the source has none).
+    public subscript(trait: Trait) -> Int { traits[trait] ?? 3 }
+}
+
+/// Size classes by adult weight: the mean of a breed's range, or a mixed dog's own weight.
+public enum SizeClass: String, Sendable, CaseIterable {
+    /// under 5 kg
+    case toy
+    /// 5 to 10 kg
+    case small
+    /// 10 to 25 kg
+    case medium
+    /// 25 to 45 kg
+    case large
+    /// 45 kg and more
+    case giant
+
+    /// The class of a weight in kg.
+    public init(weightKg w: Double) {
+        switch w {
+        case ..<5: self = .toy
+        case ..<10: self = .small
+        case ..<25: self = .medium
+        case ..<45: self = .large
+        default: self = .giant
+        }
+    }
+}
+
+/// The breed table, looked up by name case- and accent-insensitively.
+///
+/// Names that are not in the table resolve to the `Mixed` profile: mixed and unknown
+/// breeds are first-class, sized from the dog's own weight (see ``Dog/sizeClass``).
+public struct BreedTable: Sendable {
+    /// Every breed, in file order (by popularity).
+    public let breeds: [Breed]
+    private let byFoldedName: [String: Int]
+    /// The mixed/unknown profile (all traits 3 unless the file says otherwise).
+    public let mixed: Breed
+
+    /// Builds a table; the `Mixed` row, when present, becomes ``mixed``.
+    public init(_ breeds: [Breed]) {
+        self.breeds = breeds
+        var index: [String: Int] = [:]
+        for (i, b) in breeds.enumerated() { index[TextFolding.fold(b.name)] = i }
+        byFoldedName = index
+        mixed = breeds.first { $0.name == "Mixed" } ?? Breed(
+            name: "Mixed", popularityRank: nil,
+            traits: Dictionary(uniqueKeysWithValues: Breed.Trait.allCases.map { ($0, 3) }),
+            coatType: "Double", coatLength: "Medium", weightKg: nil, heightCm: nil,
+            lifeSpanYears: 10...16, sizeClass: nil, brachycephalic: false)
+    }
+
+    /// An empty table: every dog gets the mixed profile.
+    public static let empty = BreedTable([])
+
+    /// The breed of that name (case, accents and punctuation ignored), or `nil`.
+    public func breed(named name: String) -> Breed? {
+        byFoldedName[TextFolding.fold(name)].map { breeds[$0] }
+    }
+
+    /// Reads `breeds.csv` (see `data/README.md`). Errors name the line and column.
+    public static func load(path: String) throws(ScoutError) -> BreedTable {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ScoutError(.notFound, "the breed table could not be read", path: "breeds")
+        }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard !lines.isEmpty else { throw ScoutError(.parseError, "the breed table is empty", path: "breeds") }
+        let header = lines.removeFirst()
+        var column: [String: Int] = [:]
+        for (i, h) in header.enumerated() { column[h] = i }
+        var out: [Breed] = []
+        for (n, cells) in lines.enumerated() {
+            let where_ = "breeds line \(n + 2)"
+            guard cells.count == header.count else {
+                throw ScoutError(.parseError, "expected \(header.count) columns, found \(cells.count)", path: where_)
+            }
+            func cell(_ name: String) throws(ScoutError) -> String {
+                guard let i = column[name] else { throw ScoutError(.parseError, "missing column \(name)", path: "breeds") }
+                return cells[i]
+            }
+            func number(_ name: String) throws(ScoutError) -> Double? {
+                let s = try cell(name)
+                if s.isEmpty { return nil }
+                guard let d = Double(s), d.isFinite else { throw ScoutError(.parseError, "\(name) must be a number", path: where_) }
+                return d
+            }
+            func range(_ lo: String, _ hi: String) throws(ScoutError) -> ClosedRange<Double>? {
+                guard let a = try number(lo), let b = try number(hi) else { return nil }
+                guard a <= b else { throw ScoutError(.parseError, "\(lo) is above \(hi)", path: where_) }
+                return a...b
+            }
+            var traits: [Breed.Trait: Int] = [:]
+            for t in Breed.Trait.allCases {
+                if let v = try number(t.rawValue) {
+                    guard v >= 1, v <= 5, v == v.rounded() else {
+                        throw ScoutError(.parseError, "\(t.rawValue) must be a whole number 1-5", path: where_)
+                    }
+                    traits[t] = Int(v)
+                }
+            }
+            let sizeText = try cell("size_class")
+            guard sizeText.isEmpty || SizeClass(rawValue: sizeText) != nil else {
+                throw ScoutError(.parseError, "unknown size_class", path: where_)
+            }
+            out.append(Breed(
+                name: try cell("breed"), popularityRank: try number("popularity_rank").map { Int($0) },
+                traits: traits, coatType: try cell("coat_type"), coatLength: try cell("coat_length"),
+                weightKg: try range("weight_min_kg", "weight_max_kg"), heightCm: try range("height_min_cm", "height_max_cm"),
+                lifeSpanYears: try range("life_span_min", "life_span_max"), sizeClass: SizeClass(rawValue: sizeText),
+                brachycephalic: try cell("brachycephalic") == "true"))
+        }
+        return BreedTable(out)
+    }
+}

@@ -1,0 +1,252 @@
+import ScoutCore
+import ScoutJSON
+import ScoutText
+import ScoutTime
+
+/// A typed record as the catalogue knows it.
+public enum CatalogRecord: Sendable {
+    /// A dog (kind `dog`).
+    case dog(Dog)
+    /// A gym (kind `gym`).
+    case gym(Gym)
+    /// A shelter with its animals (kind `shelter`).
+    case shelter(Shelter)
+    /// A record of any other kind: no typed fields.
+    case other
+}
+
+/// A predicate over typed records, compiled from a request's `"filter"` object.
+///
+/// Every field takes an exact value, a list (any of) or, for numbers, `{"min", "max"}`
+/// (inclusive, either optional). Fields per kind are listed in `docs/data-model.md`; an
+/// unknown field is an error naming it. Filters run inside the spatial traversal.
+public struct RecordFilter: Sendable {
+    private let tests: [@Sendable (CatalogRecord) -> Bool]
+
+    /// A filter that keeps everything.
+    public static let all = RecordFilter(tests: [])
+
+    /// True when the record passes every condition.
+    public func matches(_ record: CatalogRecord) -> Bool { tests.allSatisfy { $0(record) } }
+
+    /// True when there is no condition.
+    public var isEmpty: Bool { tests.isEmpty }
+
+    /// The fields a dog filter takes.
+    public static let dogFields = ["breed", "size", "sex", "age_years", "weight_kg", "available", "owner_experience",
+                                   "temperament", "excitability", "experience_needed", "handler_experience"]
+                                  + Breed.Trait.allCases.map(\.rawValue)
+    /// The fields a gym filter takes.
+    public static let gymFields = ["type", "open_at", "votes_up", "rating"]
+    /// The fields a shelter filter takes.
+    public static let shelterFields = ["type", "animal"]
+    /// The fields an animal condition (inside a shelter filter) takes.
+    public static let animalFields = ["species", "age_years", "size", "adoptable"]
+
+    /// Compiles a filter for a kind. `today` is the date ages are computed on (the request's
+    /// `now`, or the current UTC date).
+    public static func parse(_ v: JSONValue, kind: String, today: LocalDate, path: String = "filter") throws(ScoutError) -> RecordFilter {
+        guard let members = v.members else { throw ScoutError(.invalidRequest, "filter must be an object", path: path) }
+        if members.isEmpty { return .all }
+        var tests: [@Sendable (CatalogRecord) -> Bool] = []
+        func at(_ k: String) -> String { "\(path).\(k)" }
+        let known: [String]
+        switch kind {
+        case "dog": known = dogFields
+        case "gym": known = gymFields
+        case "shelter": known = shelterFields
+        default: throw ScoutError(.invalidRequest, "filters apply to dog, gym and shelter; kind \(kind.prefix(64)) has no typed fields", path: path)
+        }
+        for (key, value) in members {
+            guard known.contains(key) else {
+                throw ScoutError(.invalidRequest, "unknown \(kind) filter field \(key.prefix(64)); known: \(known.joined(separator: ", "))", path: at(key))
+            }
+            tests.append(try condition(kind: kind, key: key, value, today: today, path: at(key)))
+        }
+        return RecordFilter(tests: tests)
+    }
+
+    private static func condition(kind: String, key: String, _ v: JSONValue, today: LocalDate, path: String) throws(ScoutError) -> @Sendable (CatalogRecord) -> Bool {
+        switch (kind, key) {
+        case ("dog", "breed"):
+            let names = try StringMatch(v, path: path, fold: true)
+            return { if case .dog(let d) = $0 { names.matches(d.breed.name) || names.matches(d.breedName) } else { false } }
+        case ("dog", "size"):
+            let m = try StringMatch(v, path: path, allowed: SizeClass.allCases.map(\.rawValue))
+            return { if case .dog(let d) = $0 { m.matches(d.sizeClass.rawValue) } else { false } }
+        case ("dog", "sex"):
+            let m = try StringMatch(v, path: path, allowed: ["male", "female"])
+            return { if case .dog(let d) = $0 { m.matches(d.sex) } else { false } }
+        case ("dog", "age_years"):
+            let m = try NumberMatch(v, path: path)
+            return { if case .dog(let d) = $0 { m.matches(d.ageYears(on: today)) } else { false } }
+        case ("dog", "weight_kg"):
+            let m = try NumberMatch(v, path: path)
+            return { if case .dog(let d) = $0 { m.matches(d.weightKg) } else { false } }
+        case ("dog", "owner_experience"):
+            let m = try NumberMatch(v, path: path)
+            return { if case .dog(let d) = $0 { m.matches(Double(d.ownerExperience)) } else { false } }
+        case ("dog", "available"):
+            guard case .bool(let want) = v else { throw ScoutError(.invalidRequest, "available must be true or false", path: path) }
+            return { if case .dog(let d) = $0 { d.available == want } else { false } }
+        case ("dog", "temperament"), ("dog", "excitability"), ("dog", "experience_needed"):
+            let m = try ReviewMatch(v, path: path)
+            switch key {
+            case "temperament": return { if case .dog(let d) = $0 { m.matches(d.temperament) } else { false } }
+            case "excitability": return { if case .dog(let d) = $0 { m.matches(d.excitability) } else { false } }
+            default: return { if case .dog(let d) = $0 { m.matches(d.experienceNeeded) } else { false } }
+            }
+        case ("dog", "handler_experience"):
+            guard let x = v.double, x >= 1, x <= 5 else {
+                throw ScoutError(.invalidRequest, "handler_experience must be a number from 1 to 5", path: path)
+            }
+            return { if case .dog(let d) = $0 { d.experienceNeededEstimate <= x } else { false } }
+        case ("dog", _):
+            let trait = Breed.Trait(rawValue: key)!
+            let m = try NumberMatch(v, path: path)
+            return { if case .dog(let d) = $0 { m.matches(Double(d.breed[trait])) } else { false } }
+        case ("gym", "type"):
+            let m = try StringMatch(v, path: path, allowed: Gym.types)
+            return { if case .gym(let g) = $0 { m.matches(g.type) } else { false } }
+        case ("gym", "open_at"):
+            guard let text = v.string else { throw ScoutError(.invalidRequest, "open_at must be an RFC 3339 instant string", path: path) }
+            let instant = try Instant.parse(text, path: path)
+            return { if case .gym(let g) = $0 { g.openingHours?.isOpen(at: instant, in: g.zone) ?? false } else { false } }
+        case ("gym", "votes_up"):
+            let m = try NumberMatch(v, path: path)
+            return { if case .gym(let g) = $0 { m.matches(Double(g.upVotes)) } else { false } }
+        case ("gym", "rating"):
+            let m = try NumberMatch(v, path: path)
+            return { if case .gym(let g) = $0 { m.matches(Rating.wilsonLowerBound(up: g.upVotes, down: g.downVotes)) } else { false } }
+        case ("shelter", "type"):
+            let m = try StringMatch(v, path: path, allowed: Shelter.types)
+            return { if case .shelter(let s) = $0 { m.matches(s.type) } else { false } }
+        case ("shelter", "animal"):
+            let m = try AnimalMatch(v, path: path)
+            return { if case .shelter(let s) = $0 { s.animals.contains(where: m.matches) } else { false } }
+        default:
+            throw ScoutError(.invalidRequest, "unknown filter field", path: path)
+        }
+    }
+}
+
+/// An exact string, or any of a list.
+struct StringMatch: Sendable {
+    let values: Set<String>
+    let fold: Bool
+
+    init(_ v: JSONValue, path: String, fold: Bool = false, allowed: [String]? = nil) throws(ScoutError) {
+        var list: [String] = []
+        if let s = v.string { list = [s] } else if let a = v.array, !a.isEmpty, a.count <= 1000 {
+            for (i, x) in a.enumerated() {
+                guard let s = x.string else { throw ScoutError(.invalidRequest, "expected a string", path: "\(path)[\(i)]") }
+                list.append(s)
+            }
+        } else {
+            throw ScoutError(.invalidRequest, "expected a string or a non-empty list of at most 1000 strings", path: path)
+        }
+        if let allowed {
+            for s in list where !allowed.contains(s) {
+                throw ScoutError(.invalidRequest, "expected one of \(allowed.joined(separator: ", "))", path: path)
+            }
+        }
+        self.fold = fold
+        values = Set(fold ? list.map(TextFolding.fold) : list)
+    }
+
+    func matches(_ s: String) -> Bool { values.contains(fold ? TextFolding.fold(s) : s) }
+}
+
+/// An exact number, any of a list, or an inclusive `{"min","max"}` range.
+struct NumberMatch: Sendable {
+    let range: ClosedRange<Double>?
+    let values: [Double]
+
+    init(_ v: JSONValue, path: String) throws(ScoutError) {
+        if let d = v.double, d.isFinite { range = d...d; values = []; return }
+        if let a = v.array, !a.isEmpty, a.count <= 1000 {
+            var out: [Double] = []
+            for (i, x) in a.enumerated() {
+                guard let d = x.double, d.isFinite else { throw ScoutError(.invalidRequest, "expected a number", path: "\(path)[\(i)]") }
+                out.append(d)
+            }
+            range = nil; values = out; return
+        }
+        guard let m = v.members else {
+            throw ScoutError(.invalidRequest, "expected a number, a list of numbers or {\"min\", \"max\"}", path: path)
+        }
+        var lo = -Double.infinity, hi = Double.infinity
+        for (k, x) in m {
+            guard k == "min" || k == "max" else { throw ScoutError(.invalidRequest, "a range takes only min and max", path: "\(path).\(k.prefix(64))") }
+            guard let d = x.double, d.isFinite else { throw ScoutError(.invalidRequest, "\(k) must be a number", path: "\(path).\(k)") }
+            if k == "min" { lo = d } else { hi = d }
+        }
+        guard !m.isEmpty else { throw ScoutError(.invalidRequest, "a range needs min or max", path: path) }
+        guard lo <= hi else { throw ScoutError(.invalidRequest, "min is above max", path: path) }
+        range = lo...hi; values = []
+    }
+
+    func matches(_ x: Double) -> Bool { range.map { $0.contains(x) } ?? values.contains(x) }
+}
+
+/// `{"min", "max", "min_count"}` on a review aggregate: at least `min_count` ratings
+/// (default 1) and a mean in range.
+struct ReviewMatch: Sendable {
+    let range: ClosedRange<Double>
+    let minCount: Int
+
+    init(_ v: JSONValue, path: String) throws(ScoutError) {
+        guard let m = v.members else { throw ScoutError(.invalidRequest, "expected {\"min\", \"max\", \"min_count\"}", path: path) }
+        var lo = 1.0, hi = 5.0, count = 1
+        for (k, x) in m {
+            guard let d = x.double, d.isFinite else { throw ScoutError(.invalidRequest, "\(k.prefix(64)) must be a number", path: "\(path).\(k.prefix(64))") }
+            switch k {
+            case "min": lo = d
+            case "max": hi = d
+            case "min_count":
+                guard d >= 0, d == d.rounded(), d <= 1e9 else { throw ScoutError(.invalidRequest, "min_count must be a whole number", path: "\(path).min_count") }
+                count = Int(d)
+            default: throw ScoutError(.invalidRequest, "a review condition takes min, max and min_count", path: "\(path).\(k.prefix(64))")
+            }
+        }
+        guard lo <= hi else { throw ScoutError(.invalidRequest, "min is above max", path: path) }
+        range = lo...hi
+        minCount = count
+    }
+
+    func matches(_ r: ReviewAggregate) -> Bool {
+        guard r.count >= minCount else { return false }
+        guard let m = r.mean else { return minCount == 0 && range == 1...5 }
+        return range.contains(m)
+    }
+}
+
+/// A condition on a shelter's animals: species, age, size, adoptable.
+struct AnimalMatch: Sendable {
+    let species: StringMatch?, size: StringMatch?, age: NumberMatch?
+    let adoptable: Bool?
+
+    init(_ v: JSONValue, path: String) throws(ScoutError) {
+        guard let m = v.members, !m.isEmpty else { throw ScoutError(.invalidRequest, "animal must be a non-empty object", path: path) }
+        var species: StringMatch?, size: StringMatch?, age: NumberMatch?, adoptable: Bool?
+        for (k, x) in m {
+            let p = "\(path).\(k.prefix(64))"
+            switch k {
+            case "species": species = try StringMatch(x, path: p)
+            case "size": size = try StringMatch(x, path: p, allowed: ["small", "medium", "large"])
+            case "age_years": age = try NumberMatch(x, path: p)
+            case "adoptable":
+                guard case .bool(let b) = x else { throw ScoutError(.invalidRequest, "adoptable must be true or false", path: p) }
+                adoptable = b
+            default:
+                throw ScoutError(.invalidRequest, "unknown animal field; known: \(RecordFilter.animalFields.joined(separator: ", "))", path: p)
+            }
+        }
+        self.species = species; self.size = size; self.age = age; self.adoptable = adoptable
+    }
+
+    func matches(_ a: Animal) -> Bool {
+        (species?.matches(a.species) ?? true) && (size?.matches(a.size) ?? true)
+            && (age?.matches(a.ageYears) ?? true) && (adoptable.map { $0 == a.adoptable } ?? true)
+    }
+}

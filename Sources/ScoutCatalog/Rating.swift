@@ -1,0 +1,37 @@
+/// The ratings Scout sorts by. Both are documented in `docs/data-model.md`.
+public enum Rating {
+    /// Prior mean of a dog's temperament rating: the middle of the 1–5 scale.
+    public static let dogPriorMean = 3.0
+    /// Prior weight, in ratings: a dog needs about this many ratings before its own mean
+    /// outweighs the prior.
+    public static let dogPriorCount = 5.0
+
+    /// A dog's rating: the Bayesian average of its temperament ratings,
+    /// (C·m + n·mean) / (C + n) with prior mean m = 3 and weight C = 5 ratings.
+    /// A dog with no ratings gets 3.
+    public static func bayesian(_ r: ReviewAggregate) -> Double {
+        let n = Double(r.count)
+        return (dogPriorCount * dogPriorMean + n * (r.mean ?? dogPriorMean)) / (dogPriorCount + n)
+    }
+
+    /// The lower bound of the Wilson score interval (95%, z = 1.96) for the share of
+    /// up-votes; 0 with no votes.
+    public static func wilsonLowerBound(up: Int, down: Int) -> Double {
+        let n = Double(up + down)
+        guard n > 0 else { return 0 }
+        let z = 1.959963984540054, p = Double(up) / n, z2 = z * z
+        let centre = p + z2 / (2 * n)
+        let margin = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot()
+        return max(0, (centre - margin) / (1 + z2 / n))
+    }
+
+    /// The rating of a record: the Bayesian temperament rating for dogs, the Wilson lower
+    /// bound for gyms, `nil` for kinds without ratings.
+    public static func of(_ record: CatalogRecord) -> Double? {
+        switch record {
+        case .dog(let d): bayesian(d.temperament)
+        case .gym(let g): wilsonLowerBound(up: g.upVotes, down: g.downVotes)
+        case .shelter, .other: nil
+        }
+    }
+}
