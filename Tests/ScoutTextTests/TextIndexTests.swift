@@ -1,0 +1,349 @@
+import Foundation
+import PropertyBased
+@testable import ScoutText
+import Testing
+
+// MARK: - Oracle
+
+/// A brute-force reading of TextIndex's documented semantics: every query word is compared
+/// with every word of every document, and BM25F is computed from scratch per query.
+struct BruteForceSearch {
+    let weights: [Double]
+    let ids: [Int32]
+    /// Folded words per document, per field (missing fields empty).
+    let fields: [[[String]]]
+
+    init(fieldWeights: [Double], documents: [(id: Int32, fields: [String])]) {
+        weights = fieldWeights
+        ids = documents.map(\.id)
+        fields = documents.map { doc in
+            (0..<fieldWeights.count).map { f in f < doc.fields.count ? TextFolding.words(doc.fields[f]) : [] }
+        }
+    }
+
+    /// Match quality of term `t` for query word `q`, or nil when it does not match.
+    static func quality(_ q: String, _ t: String, prefixAllowed: Bool) -> Double? {
+        let qs = Array(q.unicodeScalars), ts = Array(t.unicodeScalars)
+        if qs == ts { return 1.0 }
+        var best: Double?
+        if prefixAllowed && ts.starts(with: qs) { best = 0.6 + 0.3 * Double(qs.count) / Double(ts.count) }
+        let budget = qs.count < 5 ? 0 : (qs.count < 9 ? 1 : 2)
+        let d = fullOSA(qs, ts)
+        if d <= budget {
+            let typo = d == 1 ? 0.7 : 0.5
+            best = max(best ?? 0, typo)
+        }
+        return best
+    }
+
+    /// Matching ids with their scores.
+    func search(_ query: String) -> [Int32: Double] {
+        let words = TextFolding.words(query)
+        guard !words.isEmpty else { return [:] }
+        let prefixOK = !(query.unicodeScalars.last?.properties.isWhitespace ?? true)
+        let n = Double(ids.count)
+        var df: [String: Int] = [:]
+        for doc in fields { for t in Set(doc.joined()) { df[t, default: 0] += 1 } }
+        var avg = [Double](repeating: 0, count: weights.count)
+        for doc in fields { for f in weights.indices { avg[f] += Double(doc[f].count) / n } }
+
+        func bm25f(_ t: String, _ doc: [[String]]) -> Double {
+            var tf = 0.0
+            for f in weights.indices {
+                let c = doc[f].filter { Array($0.unicodeScalars) == Array(t.unicodeScalars) }.count
+                if c > 0 { tf += weights[f] * Double(c) / (1 - 0.75 + 0.75 * Double(doc[f].count) / avg[f]) }
+            }
+            let d = Double(df[t]!)
+            let idf = log(1 + (n - d + 0.5) / (d + 0.5))
+            return tf == 0 ? 0 : idf * 2.2 * tf / (1.2 + tf)
+        }
+
+        var out: [Int32: Double] = [:]
+        for (i, doc) in fields.enumerated() {
+            let terms = Set(doc.joined())
+            var total = 0.0, all = true
+            for (w, q) in words.enumerated() {
+                var best: Double?
+                for t in terms {
+                    guard let quality = Self.quality(q, t, prefixAllowed: prefixOK && w == words.count - 1) else { continue }
+                    best = max(best ?? -1, bm25f(t, doc) * quality)
+                }
+                guard let b = best else { all = false; break }
+                total += b
+            }
+            if all { out[ids[i]] = total }
+        }
+        return out
+    }
+}
+
+func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(a), abs(b)) }
+
+// MARK: - Hand-written corpus
+
+@Suite struct TextIndexTests {
+    static let shelters: [(id: Int32, fields: [String])] = [
+        (1, ["Schronisko dla Zwierząt we Wrocławiu", "Miejskie schronisko: psy i koty do adopcji"]),
+        (2, ["Schronisko Na Paluchu", "Warszawa, największe schronisko dla psów w Polsce"]),
+        (3, ["Dogs Trust Dublin", "Rehoming dogs and puppies across Ireland"]),
+        (4, ["DSPCA", "Dublin Society for Prevention of Cruelty to Animals, Rathfarnham"]),
+        (5, ["Cats Protection Cork", "Cat rescue and rehoming in Cork city"]),
+        (6, ["Paws Animal Rescue", "Dogs and cats in Wicklow; fostering around Dublin"]),
+        (7, ["Sligo Dog Pound", "O'Brien family's dog sanctuary"]),
+        (8, ["Ashton Dogs Home", "Seán's rescue in Łódź"]),
+    ]
+    static let index = TextIndex(fieldWeights: [3, 1], documents: shelters)
+
+    func ids(_ query: String) -> [Int32] { Self.index.search(query).map(\.id) }
+
+    @Test func everyQueryWordMustMatch() {
+        #expect(Set(ids("dogs dublin")) == [3, 6])
+        #expect(ids("dogs dublin").first == 3, "both words in the heavier name field")
+        #expect(Set(ids("rescue")) == [5, 6, 8])
+        #expect(ids("dogs zebra").isEmpty)
+        #expect(ids("zebra").isEmpty)
+    }
+
+    @Test func onlyTheLastWordCompletesAsAPrefix() {
+        #expect(Set(ids("schron")) == [1, 2])
+        #expect(ids("schron ").isEmpty, "a trailing space ends the word")
+        #expect(ids("schron wroclawiu").isEmpty, "not the last word")
+        #expect(ids("wroclawiu schron") == [1])
+        #expect(Set(ids("d")) == [1, 2, 3, 4, 6, 7, 8], "dla, do, dogs, dog, dublin, dspca")
+    }
+
+    /// "wroclaw" is 2 edits from "wroclawiu" (beyond its budget of 1), so only prefix
+    /// completion reaches the folded "Wrocławiu".
+    @Test func wroclawReachesWroclawiuOnlyByPrefix() {
+        #expect(ids("wroclaw") == [1])
+        #expect(ids("Wrocław") == [1])
+        #expect(ids("wroclaw ").isEmpty)
+        #expect(ids("wroclaw schronisko").isEmpty)
+    }
+
+    @Test func typoToleranceFollowsWordLength() {
+        #expect(ids("slgio dog") == [7], "5 letters: one transposition allowed")
+        #expect(ids("dgos sligo").isEmpty, "4 letters: no typo allowed")
+        #expect(ids("cta cork").isEmpty)
+        #expect(ids("rheoming cork") == [5], "8 letters: one edit")
+        #expect(ids("rheomign cork").isEmpty, "8 letters: two edits are too many")
+        #expect(ids("wrolcawui schronisko") == [1], "9 letters: two edits")
+        #expect(ids("rahtfarnam dublin") == [4], "10 letters: transposition and deletion")
+    }
+
+    @Test func foldingAppliesToQueries() {
+        #expect(ids("lodz") == [8])
+        #expect(ids("ŁÓDŹ ") == [8])
+        #expect(ids("Sean") == [8], "prefix of \"seans\"")
+        #expect(ids("O’Brien") == [7])
+        #expect(ids("zwierzat") == [1])
+    }
+
+    @Test func emptyQueriesMatchNothing() {
+        for q in ["", "   ", "?!", "—"] {
+            #expect(Self.index.search(q).isEmpty)
+            #expect(Self.index.scores(q).isEmpty)
+        }
+    }
+
+    @Test func limitKeepsTheBestInOrder() {
+        let all = Self.index.search("d")
+        #expect(all.count == 7)
+        for limit in 0...(all.count + 1) {
+            #expect(Self.index.search("d", limit: limit) == Array(all.prefix(limit)))
+        }
+        #expect(Self.index.search("d", limit: -3).isEmpty)
+    }
+
+    @Test func scoresAgreeWithSearch() {
+        for q in ["dogs", "d", "rescue", "schron", "dublin", "slgio dog"] {
+            let fromSearch = Dictionary(uniqueKeysWithValues: Self.index.search(q).map { ($0.id, $0.score) })
+            #expect(Self.index.scores(q) == fromSearch)
+            var seen: [Int32: Double] = [:]
+            Self.index.forEachMatch(q) { seen[$0.id] = $0.score }
+            #expect(seen == fromSearch)
+        }
+    }
+
+    @Test func scoresFollowTheBruteForceOracle() {
+        let oracle = BruteForceSearch(fieldWeights: [3, 1], documents: Self.shelters)
+        for q in ["dogs dublin", "rescue", "d", "schron", "slgio dog", "rheoming cork", "wroclaw", "sean", "dublin "] {
+            let expected = oracle.search(q), got = Self.index.scores(q)
+            #expect(Set(got.keys) == Set(expected.keys), "\(q)")
+            for (id, s) in expected { #expect(nearlyEqual(got[id] ?? .nan, s), "\(q): id \(id) scored \(got[id] ?? .nan), expected \(s)") }
+        }
+    }
+
+    @Test func explanationsAddUpToTheScore() throws {
+        let e = try #require(Self.index.explain("dogs dublin", id: 3))
+        #expect(e.words.map(\.word) == ["dogs", "dublin"])
+        #expect(e.words.map(\.term) == ["dogs", "dublin"])
+        #expect(e.words.map(\.kind) == [.exact, .exact])
+        #expect(e.score == Self.index.search("dogs dublin").first { $0.id == 3 }?.score)
+        let typo = try #require(Self.index.explain("slgio dog", id: 7))
+        #expect(typo.words.map(\.kind) == [.typo(edits: 1), .exact])
+        #expect(typo.words[0].term == "sligo" && typo.words[0].quality == 0.7)
+        let prefix = try #require(Self.index.explain("wroc", id: 1))
+        #expect(prefix.words[0].kind == .prefix && prefix.words[0].term == "wroclawiu")
+        #expect(nearlyEqual(prefix.words[0].quality, 0.6 + 0.3 * 4 / 9))
+        #expect(Self.index.explain("dogs dublin", id: 4) == nil)
+        #expect(Self.index.explain("dogs", id: 999) == nil)
+    }
+
+    // MARK: Relevance numbers
+
+    /// Equal BM25F everywhere (each word occurs once, all names two words long), so score
+    /// ratios are exactly the documented quality factors.
+    @Test func exactBeatsPrefixBeatsTypoByTheDocumentedFactors() throws {
+        let index = TextIndex(fieldWeights: [1], documents: [
+            (1, ["Dublin Rescue"]), (2, ["Dublni Rescue"]), (3, ["Dubliners Rescue"]),
+            (4, ["Wroclawiu Rescue"]), (5, ["Wrolcawui Rescue"]),
+        ])
+        let r = Dictionary(uniqueKeysWithValues: index.search("dublin").map { ($0.id, $0.score) })
+        #expect(index.search("dublin").map(\.id) == [1, 3, 2])
+        let exact = try #require(r[1]), typo = try #require(r[2]), prefix = try #require(r[3])
+        #expect(nearlyEqual(typo / exact, 0.7))
+        #expect(nearlyEqual(prefix / exact, 0.6 + 0.3 * 6 / 9))
+        let w = Dictionary(uniqueKeysWithValues: index.search("wroclawiu ").map { ($0.id, $0.score) })
+        #expect(nearlyEqual(try #require(w[5]) / (try #require(w[4])), 0.5))
+    }
+
+    @Test func fieldWeightsDecide() {
+        let docs: [(id: Int32, fields: [String])] = [(1, ["Rescue Centre", "Cats"]), (2, ["Cats Centre", "Rescue"])]
+        #expect(TextIndex(fieldWeights: [3, 1], documents: docs).search("rescue").map(\.id) == [1, 2])
+        #expect(TextIndex(fieldWeights: [1, 3], documents: docs).search("rescue").map(\.id) == [2, 1])
+    }
+
+    @Test func bm25fByHand() throws {
+        let index = TextIndex(fieldWeights: [1], documents: [(1, ["a b"]), (2, ["a"]), (3, ["c"])])
+        // N = 3, df(b) = 1, mean length 4/3, document 1 has length 2.
+        let idf = log(1 + (3 - 1 + 0.5) / (1 + 0.5))
+        let tf = 1 / (0.25 + 0.75 * 2 / (4.0 / 3))
+        let expected = idf * 2.2 * tf / (1.2 + tf)
+        let got = try #require(index.search("b").first)
+        #expect(got.id == 1 && nearlyEqual(got.score, expected))
+        // A word in every document still scores (idf stays positive), shorter documents higher.
+        #expect(index.search("a ").map(\.id) == [2, 1])
+    }
+
+    @Test func tiesBreakByIdAndZeroWeightFieldsStillMatch() {
+        let index = TextIndex(fieldWeights: [1, 0], documents: [
+            (20, ["Dog Home", ""]), (10, ["Dog Home", ""]), (-5, ["Dog Home", ""]), (7, ["Cat", "dog"]),
+        ])
+        let r = index.search("dog ")
+        #expect(r.map(\.id) == [-5, 10, 20, 7])
+        #expect(r[0].score == r[1].score && r[1].score == r[2].score)
+        #expect(r[3].score == 0)
+    }
+
+    @Test func missingFieldsAreEmptyAndCountsAreReported() {
+        let index = TextIndex(fieldWeights: [1, 1], documents: [(1, ["only name"]), (2, [])])
+        #expect(index.search("name").map(\.id) == [1])
+        #expect(index.documentCount == 2 && index.termCount == 2)
+        let empty = TextIndex(fieldWeights: [1], documents: [])
+        #expect(empty.search("anything").isEmpty && empty.documentCount == 0 && empty.termCount == 0)
+    }
+
+    // MARK: Against the oracle on random corpora
+
+    /// Words over a tiny alphabet (after folding: a b c d e l) with lengths 1–11, so exact,
+    /// prefix, one-edit and two-edit matches are all common.
+    static let letters = ["a", "b", "c", "d", "ą", "Ł", "é", "B"]
+
+    static func word(_ rng: inout SplitMix, _ lengths: ClosedRange<Int> = 1...11) -> String {
+        (0..<rng.int(lengths)).map { _ in rng.pick(letters) }.joined()
+    }
+
+    static func mutate(_ w: String, _ rng: inout SplitMix) -> String {
+        var s = Array(TextFolding.fold(w).unicodeScalars).map(String.init)
+        for _ in 0..<rng.int(1...3) {
+            switch rng.int(0...3) {
+            case 0 where !s.isEmpty: s.remove(at: rng.int(0...(s.count - 1)))
+            case 1: s.insert(rng.pick(letters), at: rng.int(0...s.count))
+            case 2 where !s.isEmpty: s[rng.int(0...(s.count - 1))] = rng.pick(letters)
+            case 3 where s.count >= 2:
+                let i = rng.int(0...(s.count - 2))
+                s.swapAt(i, i + 1)
+            default: break
+            }
+        }
+        return s.joined()
+    }
+
+    @Test func matchesTheBruteForceOracleOnRandomCorpora() async {
+        await propertyCheck(count: 150, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix(seed: UInt64(seed))
+            let fieldCount = rng.int(1...3)
+            let weights = (0..<fieldCount).map { _ in rng.pick([0, 0.5, 1, 2, 3]) }
+            var ids = Array(Int32(-20)...Int32(40))
+            ids.shuffle(using: &rng)
+            let docs: [(id: Int32, fields: [String])] = (0..<rng.int(0...25)).map { i in
+                let fields = (0..<rng.int(0...fieldCount)).map { _ in
+                    (0..<rng.int(0...6)).map { _ in Self.word(&rng) }.joined(separator: rng.pick([" ", ", ", "-", " '"]))
+                }
+                return (ids[i], fields)
+            }
+            let index = TextIndex(fieldWeights: weights, documents: docs)
+            let oracle = BruteForceSearch(fieldWeights: weights, documents: docs)
+            let corpusWords = oracle.fields.flatMap { $0.flatMap { $0 } }
+            var log = Failures()
+            for _ in 0..<12 {
+                let query = (0..<rng.int(1...3)).map { _ -> String in
+                    guard !corpusWords.isEmpty else { return Self.word(&rng) }
+                    let w = rng.pick(corpusWords)
+                    switch rng.int(0...3) {
+                    case 0: return w
+                    case 1: return Self.mutate(w, &rng)
+                    case 2:
+                        var p = ""
+                        p.unicodeScalars.append(contentsOf: w.unicodeScalars.prefix(rng.int(1...w.unicodeScalars.count)))
+                        return p
+                    default: return Self.word(&rng)
+                    }
+                }.joined(separator: " ") + rng.pick(["", "", " ", "."])
+                let expected = oracle.search(query)
+                let results = index.search(query)
+                let got = Dictionary(uniqueKeysWithValues: results.map { ($0.id, $0.score) })
+                log.check(Set(got.keys) == Set(expected.keys),
+                          "\(query.debugDescription): ids \(got.keys.sorted()) expected \(expected.keys.sorted())")
+                for (id, s) in expected where got[id] != nil {
+                    log.check(nearlyEqual(got[id]!, s), "\(query.debugDescription): id \(id) scored \(got[id]!), expected \(s)")
+                }
+                log.check(zip(results, results.dropFirst()).allSatisfy { $0.score > $1.score || ($0.score == $1.score && $0.id < $1.id) },
+                          "\(query.debugDescription): results out of order")
+                log.check(index.scores(query) == got, "\(query.debugDescription): scores differ from search")
+                for m in results.prefix(3) {
+                    log.check(index.explain(query, id: m.id)?.score == m.score, "\(query.debugDescription): explanation of \(m.id) disagrees")
+                }
+            }
+            #expect(log.isEmpty, "seed \(seed):\n\(log.summary)")
+        }
+    }
+}
+
+// MARK: - Test support
+
+/// SplitMix64: a small seeded generator so failing cases replay from the reported seed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D &+ 0x1234567 }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &self) }
+    mutating func pick<T>(_ a: [T]) -> T { a[int(0...(a.count - 1))] }
+}
+
+/// Collects the first few failure messages of a property case.
+struct Failures {
+    private(set) var messages: [String] = []
+    var isEmpty: Bool { messages.isEmpty }
+    mutating func check(_ ok: Bool, _ message: @autoclosure () -> String) {
+        if !ok && messages.count < 5 { messages.append(message()) }
+    }
+    var summary: String { messages.joined(separator: "\n") }
+}
