@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "ScoutText", targets: ["ScoutText"]),
         .library(name: "ScoutTime", targets: ["ScoutTime"]),
         .library(name: "ScoutCatalog", targets: ["ScoutCatalog"]),
+        .library(name: "ScoutJSON", targets: ["ScoutJSON"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [

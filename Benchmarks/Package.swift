@@ -25,5 +25,19 @@ let package = Package(
             path: "Benchmarks/SpatialBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Filtered and text+geo queries on the sample catalogue, unfiltered as the baseline.
+        .executableTarget(
+            name: "CatalogBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScoutEngine", package: "Scout"),
+                .product(name: "ScoutCatalog", package: "Scout"),
+                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutJSON", package: "Scout"),
+                .product(name: "ScoutTime", package: "Scout"),
+            ],
+            path: "Benchmarks/CatalogBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
