@@ -17,8 +17,8 @@ public enum EditDistance {
     /// The OSA distance between the Unicode scalars of `a` and `b` if it is at most `maximum`, else nil.
     ///
     /// - Complexity: O(*m* · (2·`maximum` + 1)) time for *m* symbols in `a`, with an early exit as soon as
-    ///   no alignment can stay within `maximum`; the DP rows live on the stack for words up to
-    ///   a few hundred scalars.
+    ///   no alignment can stay within `maximum`; the three DP rows live on the stack for words
+    ///   up to about 80 scalars.
     public static func within(_ a: String, _ b: String, maximum: Int) -> Int? {
         within(Array(a.unicodeScalars.lazy.map(\.value)), Array(b.unicodeScalars.lazy.map(\.value)), maximum: maximum)
     }

@@ -13,6 +13,9 @@ struct TermTrie: Sendable {
     var subtreeEnds: [Int32] = []
     /// The term spelled by each node, or −1.
     var terms: [Int32] = []
+    /// Shortest and longest term in each node's subtree (the node's own term included).
+    var minLengths: [Int32] = []
+    var maxLengths: [Int32] = []
 
     var nodeCount: Int { scalars.count }
 
@@ -21,6 +24,7 @@ struct TermTrie: Sendable {
     init(vocabulary: UnsafeBufferPointer<UInt32>, starts: UnsafeBufferPointer<Int32>) {
         let termCount = starts.count - 1
         var path: [Int] = []  // node index at each depth of the current term
+        var parents: [Int32] = []
         var previousStart = 0, previousLength = 0
         for t in 0..<max(0, termCount) {
             let s = Int(starts[t]), len = Int(starts[t + 1]) - s
@@ -29,6 +33,7 @@ struct TermTrie: Sendable {
             while lcp < lim && vocabulary[s + lcp] == vocabulary[previousStart + lcp] { lcp += 1 }
             while path.count > lcp { subtreeEnds[path.removeLast()] = Int32(scalars.count) }
             for d in lcp..<len {
+                parents.append(path.last.map { Int32($0) } ?? -1)
                 path.append(scalars.count)
                 scalars.append(vocabulary[s + d])
                 depths.append(Int32(d + 1))
@@ -42,18 +47,34 @@ struct TermTrie: Sendable {
             previousLength = len
         }
         while let node = path.popLast() { subtreeEnds[node] = Int32(scalars.count) }
+        // Term length ranges, children before parents (reverse pre-order).
+        minLengths = [Int32](repeating: .max, count: scalars.count)
+        maxLengths = [Int32](repeating: 0, count: scalars.count)
+        for i in stride(from: scalars.count - 1, through: 0, by: -1) {
+            if terms[i] >= 0 {
+                minLengths[i] = min(minLengths[i], depths[i])
+                maxLengths[i] = max(maxLengths[i], depths[i])
+            }
+            let p = Int(parents[i])
+            if p >= 0 {
+                minLengths[p] = min(minLengths[p], minLengths[i])
+                maxLengths[p] = max(maxLengths[p], maxLengths[i])
+            }
+        }
     }
 
     /// Calls `body(term, distance)` for every term whose OSA distance to `w` is at most `k`,
     /// in ascending term order.
     ///
     /// Depth-first over the pre-order arrays, keeping one DP row per depth (the rows of the
-    /// current node's ancestors); a node whose row minimum exceeds `k` has its whole subtree
-    /// skipped, since row minima never decrease with depth (a transposition from two rows up
-    /// is matched by a substitution one row up).
+    /// current node's ancestors), each computed only on the diagonal band |depth − j| ≤ k.
+    /// A node's whole subtree is skipped when no cell can still lead within `k`: every term
+    /// below has a length in the subtree's [shortest, longest], and from cell (d, j) a term
+    /// of length L costs at least |(L − d) − (n − j)| more (a transposition that steps over
+    /// row d is matched by a substitution through (d, j) on the same diagonal).
     ///
-    /// - Complexity: O(*V* · *n*) for the *V* nodes visited (prefixes within `k` edits of some
-    ///   prefix of `w`, and their children) and *n* scalars in `w`.
+    /// - Complexity: O(*V* · (2*k* + 1)) for the *V* nodes visited (prefixes within `k` edits
+    ///   of some prefix of `w`, and their children).
     func forEachTerm(within k: Int, of w: UnsafeBufferPointer<UInt32>, _ body: (Int, Int) -> Void) {
         let n = w.count
         guard n > 0, k >= 0, nodeCount > 0 else { return }
@@ -63,20 +84,35 @@ struct TermTrie: Sendable {
             let rows = buf.baseAddress!
             let path = rows + (maxDepth + 1) * width  // scalar at each depth, as Int32 bits
             for j in 0...n { rows[j] = Int32(j) }
-            let limit = Int32(k)
+            let limit = Int32(k), inf = Int32(k + 1)
             scalars.withUnsafeBufferPointer { sc in
                 depths.withUnsafeBufferPointer { dp in
                     subtreeEnds.withUnsafeBufferPointer { se in
                         terms.withUnsafeBufferPointer { tm in
+                        minLengths.withUnsafeBufferPointer { mn in
+                        maxLengths.withUnsafeBufferPointer { mx in
                             var i = 0
                             while i < sc.count {
                                 let d = Int(dp[i]), c = sc[i]
                                 path[d] = Int32(bitPattern: c)
                                 let c2: UInt32 = d > 1 ? UInt32(bitPattern: path[d - 1]) : UInt32.max
                                 let row = rows + d * width, up = row - width
-                                row[0] = Int32(d)
-                                var rowMin = row[0]
-                                for j in 1...n {
+                                // Only the band |d − j| ≤ k can hold values ≤ k; the cells
+                                // just outside it read as "too far".
+                                let lo = max(1, d - k), hi = min(n, d + k)
+                                row[0] = d <= k ? Int32(d) : inf
+                                if lo > 1 { row[lo - 1] = inf }
+                                if hi < n { row[hi + 1] = inf }
+                                // Lower bound of the distance of every term below: the
+                                // cell's value plus the length mismatch still to pay on its
+                                // diagonal, given the subtree's shortest and longest terms.
+                                let shortTail = Int(mn[i]) - d - n, longTail = Int(mx[i]) - d - n
+                                @inline(__always) func tail(_ j: Int) -> Int32 {
+                                    Int32(truncatingIfNeeded: max(0, shortTail + j, -(longTail + j)))
+                                }
+                                var bound = lo == 1 ? row[0] + tail(0) : inf
+                                var j = lo
+                                while j <= hi {
                                     let q = w[j - 1]
                                     var v = up[j - 1] + (q == c ? 0 : 1)
                                     let del = up[j] + 1, ins = row[j - 1] + 1
@@ -87,16 +123,20 @@ struct TermTrie: Sendable {
                                         if tr < v { v = tr }
                                     }
                                     row[j] = v
-                                    if v < rowMin { rowMin = v }
+                                    let b = v + tail(j)
+                                    if b < bound { bound = b }
+                                    j += 1
                                 }
-                                if rowMin > limit {
+                                if bound > limit {
                                     i = Int(se[i])
                                     continue
                                 }
                                 let t = tm[i]
-                                if t >= 0 && row[n] <= limit { body(Int(t), Int(row[n])) }
+                                if t >= 0 && d + k >= n && row[n] <= limit { body(Int(t), Int(row[n])) }
                                 i += 1
                             }
+                        }
+                        }
                         }
                     }
                 }

@@ -120,3 +120,10 @@ extension TextIndex {
     /// The same type as the top-level ``ScoutText/TextMatch``.
     public typealias TextMatch = ScoutText.TextMatch
 }
+
+extension TextIndex: CustomStringConvertible {
+    /// Sizes only, never document text: "TextIndex(2 fields, 20000 documents, 28529 terms)".
+    public var description: String {
+        "TextIndex(\(fieldWeights.count) fields, \(documentCount) documents, \(termCount) terms)"
+    }
+}

@@ -96,6 +96,19 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
 
     func ids(_ query: String) -> [Int32] { Self.index.search(query).map(\.id) }
 
+    @Test func documentationExamplesHold() {
+        let index = TextIndex(fieldWeights: [3, 1], documents: [
+            (id: 7, fields: ["Schronisko dla Zwierząt we Wrocławiu", "Psy i koty do adopcji"]),
+            (id: 9, fields: ["Dogs Trust Dublin", "Rehoming dogs across Ireland"]),
+        ])
+        #expect(index.search("dogs dubln").map(\.id) == [9])
+        #expect(index.search("schronisko wroc").map(\.id) == [7])
+        #expect(TextFolding.words("O'Brien's Dogs-Trust, Łódź") == ["obriens", "dogs", "trust", "lodz"])
+        #expect(EditDistance.within("wroclaw", "wrolcaw", maximum: 1) == 1)
+        #expect(EditDistance.within("dublin", "berlin", maximum: 2) == nil)
+        #expect(index.description == "TextIndex(2 fields, 2 documents, 16 terms)")
+    }
+
     @Test func everyQueryWordMustMatch() {
         #expect(Set(ids("dogs dublin")) == [3, 6])
         #expect(ids("dogs dublin").first == 3, "both words in the heavier name field")
@@ -175,19 +188,22 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
     }
 
     @Test func explanationsAddUpToTheScore() throws {
-        let e = try #require(Self.index.explain("dogs dublin", id: 3))
+        let index = Self.index, dogsDublin = index.explain("dogs dublin", id: 3)
+        let e = try #require(dogsDublin)
         #expect(e.words.map(\.word) == ["dogs", "dublin"])
         #expect(e.words.map(\.term) == ["dogs", "dublin"])
         #expect(e.words.map(\.kind) == [.exact, .exact])
-        #expect(e.score == Self.index.search("dogs dublin").first { $0.id == 3 }?.score)
-        let typo = try #require(Self.index.explain("slgio dog", id: 7))
+        let searched = index.search("dogs dublin").first { $0.id == 3 }?.score
+        #expect(e.score == searched)
+        let slgio = index.explain("slgio dog", id: 7), wroc = index.explain("wroc", id: 1)
+        let typo = try #require(slgio)
         #expect(typo.words.map(\.kind) == [.typo(edits: 1), .exact])
         #expect(typo.words[0].term == "sligo" && typo.words[0].quality == 0.7)
-        let prefix = try #require(Self.index.explain("wroc", id: 1))
+        let prefix = try #require(wroc)
         #expect(prefix.words[0].kind == .prefix && prefix.words[0].term == "wroclawiu")
         #expect(nearlyEqual(prefix.words[0].quality, 0.6 + 0.3 * 4 / 9))
-        #expect(Self.index.explain("dogs dublin", id: 4) == nil)
-        #expect(Self.index.explain("dogs", id: 999) == nil)
+        let notMatching = Self.index.explain("dogs dublin", id: 4), unknown = Self.index.explain("dogs", id: 999)
+        #expect(notMatching == nil && unknown == nil)
     }
 
     // MARK: Relevance numbers
