@@ -1,0 +1,158 @@
+import Foundation
+import ScoutCore
+
+/// A named IANA time zone (`Europe/Warsaw`), answering UTC offsets and converting between
+/// instants and wall times.
+///
+/// ```swift
+/// let warsaw = try Zone(identifier: "Europe/Warsaw", path: "tz")
+/// let t = try Instant.parse("2026-03-29T01:30:00Z", path: "at")
+/// warsaw.offset(at: t)          // 7200 (CEST began at 01:00 UTC)
+/// warsaw.local(t)               // 2026-03-29T03:30:00
+/// ```
+///
+/// Offsets come from Foundation's `TimeZone` (the system's ICU time zone data), which
+/// also covers historical rules and local mean time before standard time.
+public struct Zone: Sendable, Hashable, CustomStringConvertible {
+    /// The identifier as given to ``init(identifier:path:)``.
+    public let identifier: String
+    let timeZone: TimeZone
+
+    /// The zone named `identifier` (an IANA name such as `Europe/Dublin`, or one of the
+    /// fixed names the system also knows, such as `UTC`). Names are case-sensitive.
+    ///
+    /// Throws `ScoutError(.invalidRequest, "unknown time zone", path: path)` for a name the
+    /// system does not know.
+    /// - Complexity: a lookup in the system's zone data (microseconds); make a zone once and
+    ///   keep it rather than making one per query.
+    public init(identifier: String, path: String) throws(ScoutError) {
+        guard !identifier.isEmpty, identifier.utf8.count <= 64, let tz = TimeZone(identifier: identifier) else {
+            throw ScoutError(.invalidRequest, "unknown time zone", path: path)
+        }
+        self.identifier = identifier
+        self.timeZone = tz
+    }
+
+    /// Coordinated Universal Time (offset 0 at every instant).
+    public static let utc = Zone(known: "UTC")
+
+    private init(known identifier: String) {
+        self.identifier = identifier
+        self.timeZone = TimeZone(identifier: identifier)!
+    }
+
+    /// Zones are equal when their identifiers are.
+    public static func == (a: Zone, b: Zone) -> Bool { a.identifier == b.identifier }
+    /// Hashes the identifier, consistently with `==`.
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+
+    /// The identifier.
+    public var description: String { identifier }
+
+    /// The zone's offset from UTC at `instant`, in seconds east of UTC (Warsaw in summer: 7200).
+    /// - Complexity: O(1); one Foundation lookup (about 0.1 µs).
+    public func offset(at instant: Instant) -> Int32 {
+        Int32(truncatingIfNeeded: unixOffset(instant.seconds))
+    }
+
+    /// The offset in seconds at `seconds` after the Unix epoch.
+    @inline(__always)
+    func unixOffset(_ seconds: Int64) -> Int64 {
+        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+    }
+
+    /// The wall-clock time in this zone at `instant` (the instant's own written offset is
+    /// ignored).
+    /// - Complexity: O(1); one offset lookup.
+    public func local(_ instant: Instant) -> LocalDateTime {
+        LocalDateTime(wallSeconds: instant.seconds + unixOffset(instant.seconds))
+    }
+
+    /// The instant at which this zone's clocks show `local`, written with the zone's offset
+    /// at that instant.
+    ///
+    /// Most wall times name exactly one instant. Around a transition some name none or two,
+    /// and `resolving` decides (by default: shift forward in a gap, earlier in an overlap):
+    /// - **Gap** (clocks jump forward; 02:30 on 2026-03-29 does not exist in Europe/Warsaw):
+    ///   `.shiftForward` moves the wall time forward by the length of the gap, giving the
+    ///   instant that shows 03:30 (01:30Z), as `java.time` and Foundation's `Calendar` do;
+    ///   `.transition` gives the first instant after the gap, which shows 03:00 (01:00Z).
+    /// - **Overlap** (clocks fall back; 02:30 on 2026-10-25 occurs twice in Warsaw, first at
+    ///   +02:00 then at +01:00): `.earlier` gives 00:30Z, `.later` gives 01:30Z.
+    ///
+    /// Transitions are looked for within a day either side of the wall time, which covers
+    /// every transition in the tz database except a second one less than two days away.
+    /// - Complexity: O(1): up to six offset lookups, plus about 17 for `.transition` in a gap.
+    public func instant(of local: LocalDateTime, resolving: WallTimeResolution = .standard) -> Instant {
+        let wall = local.wallSeconds
+        // Offsets in effect a day before and a day after: around one transition, the
+        // offsets before and after it.
+        let before = unixOffset(wall - secondsPerDay)
+        let after = unixOffset(wall + secondsPerDay)
+        // Every offset o with offset(wall - o) == o gives an instant showing `wall`; the
+        // offsets to try are those either side and those in effect at the two candidates.
+        var earliest = Int64.max, latest = Int64.min
+        func consider(_ o: Int64) {
+            guard unixOffset(wall - o) == o else { return }
+            earliest = min(earliest, wall - o)
+            latest = max(latest, wall - o)
+        }
+        consider(before)
+        if after != before { consider(after) }
+        let atBefore = unixOffset(wall - before), atAfter = unixOffset(wall - after)
+        if atBefore != before && atBefore != after { consider(atBefore) }
+        if atAfter != before && atAfter != after && atAfter != atBefore { consider(atAfter) }
+        if earliest <= latest {
+            let t = resolving.overlap == .earlier ? earliest : latest
+            return Instant(seconds: t, utcOffsetSeconds: Int32(truncatingIfNeeded: unixOffset(t)))
+        }
+        // A gap: no offset maps to `wall`. With T the first instant after the jump, the
+        // missing wall times are [T + before, T + after), so T lies in (wall - after,
+        // wall - before]; `wall - before` shows `wall` plus the gap's length.
+        let shifted = wall - before
+        var t = shifted
+        if resolving.gap == .transition && after > before {
+            var lo = wall - after               // before the jump (offset `before`)
+            var hi = shifted                    // at or after the jump
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2
+                if unixOffset(mid) == before { lo = mid } else { hi = mid }
+            }
+            t = hi
+        }
+        return Instant(seconds: t, utcOffsetSeconds: Int32(truncatingIfNeeded: unixOffset(t)))
+    }
+}
+
+/// How ``Zone/instant(of:resolving:)`` picks an instant for a wall time that a transition
+/// skips (a gap) or repeats (an overlap).
+public struct WallTimeResolution: Sendable, Hashable {
+    /// What to do with a wall time that does not exist.
+    public enum Gap: Sendable, Hashable {
+        /// Move the wall time forward by the length of the gap (02:30 → 03:30).
+        case shiftForward
+        /// Take the first instant after the gap (02:30 → 03:00).
+        case transition
+    }
+    /// Which of two instants to take for a wall time that occurs twice.
+    public enum Overlap: Sendable, Hashable {
+        /// The first occurrence (before the clocks fall back).
+        case earlier
+        /// The second occurrence (after the clocks fall back).
+        case later
+    }
+    /// The gap rule.
+    public var gap: Gap
+    /// The overlap rule.
+    public var overlap: Overlap
+
+    /// A resolution with the given rules.
+    public init(gap: Gap, overlap: Overlap) {
+        self.gap = gap
+        self.overlap = overlap
+    }
+
+    /// Shift forward in a gap, earlier in an overlap (what Foundation's `Calendar` and
+    /// `java.time` do).
+    public static let standard = WallTimeResolution(gap: .shiftForward, overlap: .earlier)
+}
