@@ -246,12 +246,13 @@ public final class Engine: Sendable {
     /// The text index of a kind at a snapshot, rebuilt after writes (see `docs/data-model.md`).
     private func textIndex(kind: String, _ snap: PointSet.Snapshot) -> TextIndex {
         if let cached = textIndexes.withLock({ $0[kind] }), cached.epoch == snap.epoch { return cached.index }
+        let weights = Catalog.textFieldWeights(kind: kind)
         let docs = snap.allLive().map { r -> (id: Int32, fields: [String]) in
             let e = snap.entry(r)
             let p = e.payload as? RecordPayload
-            return (r.index, Catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []))
+            // At most one text per weighted field (TextIndex requires it).
+            return (r.index, Array(Catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count)))
         }
-        let weights = Catalog.textFieldWeights(kind: kind)
         let index = TextIndex(fieldWeights: weights.isEmpty ? [] : weights,
                               documents: weights.isEmpty ? [] : docs)
         textIndexes.withLock { $0[kind] = (snap.epoch, index) }
