@@ -4,7 +4,9 @@ import ScoutText
 
 /// A dog breed's profile: AKC traits (1–5) joined with size and life span (see
 /// `data/breeds.csv` and `docs/data-model.md`).
-public struct Breed: Sendable, Equatable {
+///
+/// A class, so that records and filters share one profile without copying it.
+public final class Breed: Sendable {
     /// Display name, e.g. "Labrador Retriever"; `Mixed` for the mixed-breed profile.
     public let name: String
     /// AKC popularity rank (1 = most popular); `nil` for Mixed.
@@ -32,10 +34,47 @@ public struct Breed: Sendable, Equatable {
         case energy, mentalStimulation = "mental_stimulation", playfulness
         case goodWithDogs = "good_with_dogs", openness, trainability, adaptability, affectionate
         case goodWithChildren = "good_with_children", barking, shedding
+
+        /// Position in ``allCases``.
+        var ordinal: Int {
+            switch self {
+            case .energy: 0
+            case .mentalStimulation: 1
+            case .playfulness: 2
+            case .goodWithDogs: 3
+            case .openness: 4
+            case .trainability: 5
+            case .adaptability: 6
+            case .affectionate: 7
+            case .goodWithChildren: 8
+            case .barking: 9
+            case .shedding: 10
+            }
+        }
+    }
+
+    /// Trait values in ``Trait/allCases`` order, for lookups without hashing.
+    private let values: [Int]
+
+    /// Creates a profile; traits missing from `traits` read as 3.
+    public init(name: String, popularityRank: Int?, traits: [Trait: Int], coatType: String, coatLength: String,
+                weightKg: ClosedRange<Double>?, heightCm: ClosedRange<Double>?, lifeSpanYears: ClosedRange<Double>?,
+                sizeClass: SizeClass?, brachycephalic: Bool) {
+        self.name = name
+        self.popularityRank = popularityRank
+        self.traits = traits
+        self.coatType = coatType
+        self.coatLength = coatLength
+        self.weightKg = weightKg
+        self.heightCm = heightCm
+        self.lifeSpanYears = lifeSpanYears
+        self.sizeClass = sizeClass
+        self.brachycephalic = brachycephalic
+        values = Trait.allCases.map { traits[$0] ?? 3 }
     }
 
     /// A trait's value, 1–5 (3 when the source has none).
-    public subscript(trait: Trait) -> Int { traits[trait] ?? 3 }
+    public subscript(trait: Trait) -> Int { values[trait.ordinal] }
 }
 
 /// Size classes by adult weight: the mean of a breed's range, or a mixed dog's own weight.

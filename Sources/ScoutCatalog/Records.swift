@@ -30,8 +30,8 @@ public struct ReviewAggregate: Sendable, Equatable {
 }
 
 /// A dog of the play-date finder. Its location is its owner's home: see `docs/data-model.md`
-/// on location privacy.
-public struct Dog: Sendable {
+/// on location privacy. A class, so filters inside a traversal share it without copying.
+public final class Dog: Sendable {
     /// The dog's name.
     public let name: String
     /// The breed as given.
@@ -58,6 +58,16 @@ public struct Dog: Sendable {
     public let experienceNeeded: ReviewAggregate
     /// Available for play dates.
     public let available: Bool
+
+    /// Creates a dog from checked values (see ``read(_:breeds:path:)`` for the checks).
+    public init(name: String, breedName: String, breed: Breed, birthDate: LocalDate, sex: String, weightKg: Double,
+                ownerID: String, ownerExperience: Int, about: String, temperament: ReviewAggregate,
+                excitability: ReviewAggregate, experienceNeeded: ReviewAggregate, available: Bool) {
+        self.name = name; self.breedName = breedName; self.breed = breed; self.birthDate = birthDate
+        self.sex = sex; self.weightKg = weightKg; self.ownerID = ownerID; self.ownerExperience = ownerExperience
+        self.about = about; self.temperament = temperament; self.excitability = excitability
+        self.experienceNeeded = experienceNeeded; self.available = available
+    }
 
     /// Size class: the breed's, or from the dog's own weight for mixed and unknown breeds.
     public var sizeClass: SizeClass { breed.isMixed ? SizeClass(weightKg: weightKg) : breed.sizeClass ?? SizeClass(weightKg: weightKg) }
@@ -92,8 +102,8 @@ public struct Dog: Sendable {
     }
 }
 
-/// A gym, sports centre, pool or the like: a public place.
-public struct Gym: Sendable {
+/// A gym, sports centre, pool or the like: a public place. A class, like ``Dog``.
+public final class Gym: Sendable {
     /// Kinds of venue in `type`.
     public static let types = ["gym", "sports_centre", "leisure_centre", "swimming_pool", "climbing", "crossfit", "yoga"]
     /// Name.
@@ -108,6 +118,12 @@ public struct Gym: Sendable {
     public let openingHours: OpeningHours?
     /// The gym's own time zone, in which opening hours are read.
     public let zone: Zone
+
+    /// Creates a gym from checked values.
+    public init(name: String, type: String, town: String, upVotes: Int, downVotes: Int, openingHours: OpeningHours?, zone: Zone) {
+        self.name = name; self.type = type; self.town = town; self.upVotes = upVotes; self.downVotes = downVotes
+        self.openingHours = openingHours; self.zone = zone
+    }
 
     /// Reads a gym; `zones` caches time zones by identifier.
     public static func read(_ fields: [(String, JSONValue)], zones: ZoneCache, path: String) throws(ScoutError) -> Gym {
@@ -152,8 +168,8 @@ public struct Animal: Sendable {
     }
 }
 
-/// An animal shelter, rescue, sanctuary or foster network: a public institution.
-public struct Shelter: Sendable {
+/// An animal shelter, rescue, sanctuary or foster network: a public institution. A class, like ``Dog``.
+public final class Shelter: Sendable {
     /// Kinds of institution in `type`.
     public static let types = ["shelter", "rescue", "sanctuary", "foster_network"]
     /// Most animals a shelter record may list.
@@ -162,6 +178,11 @@ public struct Shelter: Sendable {
     public let name: String, type: String, description: String, town: String
     /// The animals in its care.
     public let animals: [Animal]
+
+    /// Creates a shelter from checked values.
+    public init(name: String, type: String, description: String, town: String, animals: [Animal]) {
+        self.name = name; self.type = type; self.description = description; self.town = town; self.animals = animals
+    }
 
     /// Reads a shelter with its animals. Address and contact are required objects.
     public static func read(_ fields: [(String, JSONValue)], path: String) throws(ScoutError) -> Shelter {

@@ -259,7 +259,12 @@ public final class Engine: Sendable {
         return index
     }
 
-    static func record(_ e: Entry) -> CatalogRecord { (e.payload as? RecordPayload)?.record ?? .other }
+    static func record(_ e: Entry) -> CatalogRecord {
+        // A metadata comparison instead of a dynamic cast (sets reached through
+        // `pointSet(kind:)` may hold other payloads).
+        guard let p = e.payload, type(of: p) == RecordPayload.self else { return .other }
+        return unsafeDowncast(p, to: RecordPayload.self).record
+    }
 
     static func validateText(_ text: String?) throws(ScoutError) {
         guard let text else { return }
