@@ -15,11 +15,13 @@ enum Sample {
 
     static let catalog = try! Catalog.load(dataDirectory: Repository.data)
     static let engine: Engine = {
+        Repository.ensureSampleDogs()
         let e = Engine(catalog: catalog, privacy: .exact)
         for f in ["dogs", "gyms", "shelters"] { try! e.load(path: "\(Repository.data)/sample/\(f).jsonl") }
         return e
     }()
     static let raw: [String: [Raw]] = {
+        Repository.ensureSampleDogs()
         var out: [String: [Raw]] = [:]
         for (kind, f) in [("dog", "dogs"), ("gym", "gyms"), ("shelter", "shelters")] {
             let text = try! String(contentsOfFile: "\(Repository.data)/sample/\(f).jsonl", encoding: .utf8)

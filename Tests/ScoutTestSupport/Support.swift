@@ -465,3 +465,16 @@ public enum Repository {
     /// The committed data directory.
     public static var data: String { root + "/data" }
 }
+
+extension Repository {
+    /// Makes sure `data/sample/dogs.jsonl` exists: it is generated, not committed
+    /// (`scripts/build_data.py --sample-dogs`), and `swift test` may run without `scripts/test.sh`.
+    public static func ensureSampleDogs() {
+        guard !FileManager.default.fileExists(atPath: data + "/sample/dogs.jsonl") else { return }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", root + "/scripts/build_data.py", "--sample-dogs", "--if-missing"]
+        try? p.run()
+        p.waitUntilExit()
+    }
+}

@@ -7,6 +7,7 @@ import Testing
 @Suite(.serialized) struct CatalogServeTests {
     /// The first 3,000 sample dogs (a quick load in debug builds) with their exact positions.
     static let dogs: (path: String, exact: [String: (lat: Double, lon: Double, latText: String, lonText: String)]) = {
+        Repository.ensureSampleDogs()
         let text = try! String(contentsOfFile: Repository.data + "/sample/dogs.jsonl", encoding: .utf8)
         let lines = text.split(separator: "\n").prefix(3000)
         var exact: [String: (Double, Double, String, String)] = [:]
