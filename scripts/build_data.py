@@ -1605,7 +1605,7 @@ def sample_dogs_only(if_missing: bool) -> int:
     places = read_places_tsv()
     register_known_towns(places)
     dogs = build_dogs(places, read_breeds_csv())
-    tmp = target.with_suffix(".jsonl.tmp")
+    tmp = target.with_suffix(f".jsonl.{os.getpid()}.tmp")  # concurrent runs never share a temp file
     write_jsonl(tmp, dogs)
     tmp.replace(target)
     print(f"sample/dogs.jsonl: {len(dogs)} dogs, "
