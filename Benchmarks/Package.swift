@@ -12,10 +12,29 @@ let package = Package(
     targets: [
         // The peer: GEOS's STRtree through its C API, as a competent user would use it.
         .systemLibrary(name: "CGEOSBaseline", path: "Sources/CGEOSBaseline", pkgConfig: "geos"),
+        // The benchmark data set and the GEOS baseline, shared by the two spatial drivers.
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                "CGEOSBaseline",
+                .product(name: "ScoutGeodesy", package: "Scout"),
+                .product(name: "ScoutCore", package: "Scout"),
+            ]
+        ),
+        // Mean per query and build time, Scout against GEOS, alternating rounds.
+        .executableTarget(
+            name: "MeanPerQuery",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "ScoutIndex", package: "Scout"),
+                .product(name: "ScoutGeometry", package: "Scout"),
+                .product(name: "ScoutCore", package: "Scout"),
+            ]
+        ),
         .executableTarget(
             name: "SpatialBenchmarks",
             dependencies: [
-                "CGEOSBaseline",
+                "BenchSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ScoutIndex", package: "Scout"),
                 .product(name: "ScoutGeometry", package: "Scout"),

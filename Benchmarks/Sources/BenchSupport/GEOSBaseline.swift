@@ -7,14 +7,14 @@ import ScoutGeodesy
 /// geometries, queried through GEOS's C API with the query's exact lon/lat extent,
 /// candidates checked with haversine (radius), exact geodesics (nearest), or a prepared
 /// polygon (`contains`, the point geometries reused).
-final class GEOSBaseline: @unchecked Sendable {
+public final class GEOSBaseline: @unchecked Sendable {
     // @unchecked: used by one benchmark thread at a time.
     let ctx: GEOSContextHandle_t
-    let tree: OpaquePointer
+    public let tree: OpaquePointer
     var points: [OpaquePointer] = []
     let lats: [Double], lons: [Double]
 
-    init(lats: [Double], lons: [Double]) {
+    public init(lats: [Double], lons: [Double]) {
         ctx = GEOS_init_r()
         tree = GEOSSTRtree_create_r(ctx, 10)
         self.lats = lats
@@ -60,7 +60,7 @@ final class GEOSBaseline: @unchecked Sendable {
         return cap.boxes
     }
 
-    func radius(center: GeoPoint, meters r: Double) -> [Int] {
+    public func radius(center: GeoPoint, meters r: Double) -> [Int] {
         var out: [Int] = []
         for b in GEOSBaseline.extent(center: center, radius: r) {
             query(west: b.west, south: b.south, east: b.east, north: b.north) { [lats, lons] i in
@@ -71,7 +71,7 @@ final class GEOSBaseline: @unchecked Sendable {
     }
 
     /// Box-growing k-nearest with exact geodesic distances.
-    func nearest(to center: GeoPoint, k: Int) -> [Int] {
+    public func nearest(to center: GeoPoint, k: Int) -> [Int] {
         var r = 500.0
         while true {
             var found: [(Double, Int)] = []
@@ -89,7 +89,7 @@ final class GEOSBaseline: @unchecked Sendable {
         }
     }
 
-    func polygon(_ ring: [SIMD2<Double>]) -> [Int] {
+    public func polygon(_ ring: [SIMD2<Double>]) -> [Int] {
         let seq = GEOSCoordSeq_create_r(ctx, UInt32(ring.count), 2)!
         for (i, p) in ring.enumerated() { GEOSCoordSeq_setXY_r(ctx, seq, UInt32(i), p.x, p.y) }
         let shell = GEOSGeom_createLinearRing_r(ctx, seq)!
