@@ -68,10 +68,10 @@ let package = Package(
             "ScoutJSON",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutTextTests", dependencies: [
-            "ScoutText",
+            "ScoutText", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutTimeTests", dependencies: [
-            "ScoutTime",
+            "ScoutTime", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutCatalogTests", dependencies: [
             "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",

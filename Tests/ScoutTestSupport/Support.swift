@@ -32,6 +32,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     public mutating func logUniform(_ a: Double, _ b: Double) -> Double { exp(uniform(log(a), log(b))) }
     /// Uniform integer in the range.
     public mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &self) }
+    /// Uniform Int64 in the range.
+    public mutating func int64(_ r: ClosedRange<Int64>) -> Int64 { Int64.random(in: r, using: &self) }
     /// True with probability p.
     public mutating func chance(_ p: Double) -> Bool { unit() < p }
     /// A uniformly chosen element.

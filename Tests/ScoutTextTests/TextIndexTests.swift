@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 @testable import ScoutText
+import ScoutTestSupport
 import Testing
 
 // MARK: - Oracle
@@ -266,11 +267,11 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
     /// prefix, one-edit and two-edit matches are all common.
     static let letters = ["a", "b", "c", "d", "ą", "Ł", "é", "B"]
 
-    static func word(_ rng: inout SplitMix, _ lengths: ClosedRange<Int> = 1...11) -> String {
+    static func word(_ rng: inout SplitMix64, _ lengths: ClosedRange<Int> = 1...11) -> String {
         (0..<rng.int(lengths)).map { _ in rng.pick(letters) }.joined()
     }
 
-    static func mutate(_ w: String, _ rng: inout SplitMix) -> String {
+    static func mutate(_ w: String, _ rng: inout SplitMix64) -> String {
         var s = Array(TextFolding.fold(w).unicodeScalars).map(String.init)
         for _ in 0..<rng.int(1...3) {
             switch rng.int(0...3) {
@@ -288,7 +289,7 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
 
     @Test func matchesTheBruteForceOracleOnRandomCorpora() async {
         await propertyCheck(count: 150, input: Gen.int(in: 0...Int(Int32.max))) { seed in
-            var rng = SplitMix(seed: UInt64(seed))
+            var rng = SplitMix64(seed: Int(seed))
             let fieldCount = rng.int(1...3)
             let weights = (0..<fieldCount).map { _ in rng.pick([0, 0.5, 1, 2, 3]) }
             var ids = Array(Int32(-20)...Int32(40))
@@ -302,7 +303,7 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
             let index = TextIndex(fieldWeights: weights, documents: docs)
             let oracle = BruteForceSearch(fieldWeights: weights, documents: docs)
             let corpusWords = oracle.fields.flatMap { $0.flatMap { $0 } }
-            var log = Failures()
+            var log = FailureLog()
             for _ in 0..<12 {
                 let query = (0..<rng.int(1...3)).map { _ -> String in
                     guard !corpusWords.isEmpty else { return Self.word(&rng) }
@@ -335,31 +336,4 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
             #expect(log.isEmpty, "seed \(seed):\n\(log.summary)")
         }
     }
-}
-
-// MARK: - Test support
-
-/// SplitMix64: a small seeded generator so failing cases replay from the reported seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D &+ 0x1234567 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &self) }
-    mutating func pick<T>(_ a: [T]) -> T { a[int(0...(a.count - 1))] }
-}
-
-/// Collects the first few failure messages of a property case.
-struct Failures {
-    private(set) var messages: [String] = []
-    var isEmpty: Bool { messages.isEmpty }
-    mutating func check(_ ok: Bool, _ message: @autoclosure () -> String) {
-        if !ok && messages.count < 5 { messages.append(message()) }
-    }
-    var summary: String { messages.joined(separator: "\n") }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import ScoutTestSupport
 import Testing
 @testable import ScoutTime
 

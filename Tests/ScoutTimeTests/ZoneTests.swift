@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import ScoutCore
+import ScoutTestSupport
 import Testing
 @testable import ScoutTime
 
