@@ -84,6 +84,9 @@ public struct Instant: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// ``rfc3339``.
     public var description: String { rfc3339 }
+
+    /// The calendar date at this instant in its own written offset.
+    public var localDate: LocalDate { LocalDateTime(wallSeconds: seconds + Int64(utcOffsetSeconds)).date }
 }
 
 // MARK: - RFC 3339 reader

@@ -1,3 +1,5 @@
+import Foundation
+import ScoutCore
 /// A calendar date without a time zone, in the proleptic Gregorian calendar.
 ///
 /// ```swift
@@ -113,4 +115,25 @@ func formatYear(_ year: Int) -> String {
 func appendTwoDigits(_ v: Int, to s: inout String) {
     s.unicodeScalars.append(Unicode.Scalar(UInt8(48 + v / 10)))
     s.unicodeScalars.append(Unicode.Scalar(UInt8(48 + v % 10)))
+}
+
+extension LocalDate {
+    /// Reads an ISO 8601 calendar date `YYYY-MM-DD`; `invalid_request` at `path` otherwise
+    /// (the message never repeats the text).
+    public static func parse(_ text: String, path: String) throws(ScoutError) -> LocalDate {
+        let b = Array(text.utf8)
+        func digits(_ r: Range<Int>) -> Int? {
+            var v = 0
+            for i in r { guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }; v = v * 10 + Int(b[i] - 0x30) }
+            return v
+        }
+        guard b.count == 10, b[4] == 0x2D, b[7] == 0x2D, let y = digits(0..<4), let m = digits(5..<7), let d = digits(8..<10),
+              let date = LocalDate(year: y, month: m, day: d) else {
+            throw ScoutError(.invalidRequest, "expected a calendar date YYYY-MM-DD that exists", path: path)
+        }
+        return date
+    }
+
+    /// Today's date in UTC, from the system clock.
+    public static var today: LocalDate { LocalDate(daysSinceEpoch: floorDiv(Int64(Date().timeIntervalSince1970), 86_400)) }
 }

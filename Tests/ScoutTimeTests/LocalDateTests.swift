@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import ScoutCore
 import ScoutTestSupport
 import Testing
 @testable import ScoutTime
@@ -155,5 +156,26 @@ import Testing
         let earlier = LocalDateTime(year: 2026, month: 3, day: 28, hour: 23, minute: 59, second: 59)!
         #expect(earlier < t && !(t < earlier))
         #expect(LocalDateTime(year: 2026, month: 3, day: 29, hour: 2, minute: 30, second: 16)! > t)
+    }
+}
+
+@Suite struct CalendarDateTextTests {
+    @Test(arguments: [("2024-02-29", 2024, 2, 29), ("1970-01-01", 1970, 1, 1), ("0001-12-31", 1, 12, 31)])
+    func readsISODates(_ text: String, _ y: Int, _ m: Int, _ d: Int) throws {
+        #expect(try LocalDate.parse(text, path: "birth_date") == LocalDate(year: y, month: m, day: d))
+    }
+
+    @Test(arguments: ["2023-02-29", "2024-13-01", "2024-1-01", "2024-01-01T00:00:00Z", " 2024-01-01", "2024/01/01", ""])
+    func refusesOthersWithoutEchoingThem(_ text: String) {
+        let e = #expect(throws: ScoutError.self) { try LocalDate.parse(text, path: "birth_date") }
+        #expect(e?.path == "birth_date")
+        #expect(text.isEmpty || e?.message.contains(text) == false)
+    }
+
+    // The date in the instant's own written offset, worked by hand.
+    @Test(arguments: [("2026-11-21T23:30:00-05:00", 2026, 11, 21), ("2026-11-22T01:00:00+02:00", 2026, 11, 22),
+                      ("1969-12-31T23:59:59Z", 1969, 12, 31), ("2026-11-21T00:00:00+14:00", 2026, 11, 21)])
+    func anInstantsDateIsTheDateInItsOwnOffset(_ text: String, _ y: Int, _ m: Int, _ d: Int) throws {
+        #expect(try Instant.parse(text, path: "now").localDate == LocalDate(year: y, month: m, day: d))
     }
 }
