@@ -155,9 +155,7 @@ public final class Engine: Sendable {
 
         if case .radius(let c, let r) = q.area, sort == .distance, q.after == nil {
             let matches = test.map { snap.boundedEntries(within: r, of: c, where: $0) } ?? snap.boundedEntries(within: r, of: c)
-            let top = snap.nearestFirst(matches, from: c, limit: q.limit)
-            return SearchResult(total: matches.count, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
-                                nextAfter: matches.count > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
+            return page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
         }
         let keep = test ?? { _ in true }
         let refs: [EntryRef]
@@ -173,11 +171,15 @@ public final class Engine: Sendable {
                 let range = DistanceBounds.interval(snap.entry(r).point, reference, ecefOfB: referenceECEF)
                 return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound)
             }
-            let top = snap.nearestFirst(bounded, from: reference, limit: q.limit)
-            return SearchResult(total: refs.count, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
-                                nextAfter: refs.count > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
+            return page(snap.nearestFirst(bounded, from: reference, limit: q.limit), total: refs.count, snap, q, scores)
         }
         return try ordered(refs, snap, q, sort: sort, reference: reference, scores: scores)
+    }
+
+    /// A first page in distance order: `top` holds the nearest `limit` of `total` matches.
+    private func page(_ top: [DistancedRef], total: Int, _ snap: PointSet.Snapshot, _ q: SearchQuery, _ scores: [Int32: Double]?) -> SearchResult {
+        SearchResult(total: total, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
+                     nextAfter: total > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
     }
 
     /// The general ordering: a sort key per match, the cursor, then the first `limit`.
@@ -247,24 +249,25 @@ public final class Engine: Sendable {
     private func textIndex(kind: String, _ snap: PointSet.Snapshot) -> TextIndex {
         if let cached = textIndexes.withLock({ $0[kind] }), cached.epoch == snap.epoch { return cached.index }
         let weights = Catalog.textFieldWeights(kind: kind)
-        let docs = snap.allLive().map { r -> (id: Int32, fields: [String]) in
-            let e = snap.entry(r)
-            let p = e.payload as? RecordPayload
+        // Untyped kinds have no searchable fields: an empty index matches nothing.
+        let docs = weights.isEmpty ? [] : snap.allLive().map { r -> (id: Int32, fields: [String]) in
+            let p = Engine.payload(snap.entry(r))
             // At most one text per weighted field (TextIndex requires it).
             return (r.index, Array(Catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count)))
         }
-        let index = TextIndex(fieldWeights: weights.isEmpty ? [] : weights,
-                              documents: weights.isEmpty ? [] : docs)
+        let index = TextIndex(fieldWeights: weights, documents: docs)
         textIndexes.withLock { $0[kind] = (snap.epoch, index) }
         return index
     }
 
-    static func record(_ e: Entry) -> CatalogRecord {
-        // A metadata comparison instead of a dynamic cast (sets reached through
-        // `pointSet(kind:)` may hold other payloads).
-        guard let p = e.payload, type(of: p) == RecordPayload.self else { return .other }
-        return unsafeDowncast(p, to: RecordPayload.self).record
+    /// The engine's payload of an entry, read with a metadata comparison instead of a
+    /// dynamic cast (sets reached through `pointSet(kind:)` may hold other payloads).
+    static func payload(_ e: Entry) -> RecordPayload? {
+        guard let p = e.payload, type(of: p) == RecordPayload.self else { return nil }
+        return unsafeDowncast(p, to: RecordPayload.self)
     }
+
+    static func record(_ e: Entry) -> CatalogRecord { payload(e)?.record ?? .other }
 
     static func validateText(_ text: String?) throws(ScoutError) {
         guard let text else { return }
@@ -307,7 +310,7 @@ public final class Engine: Sendable {
 
     private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: String, distance: Double?, _ scores: [Int32: Double]?) -> SearchHit {
         let e = snap.entry(ref)
-        let payload = e.payload as? RecordPayload
+        let payload = Engine.payload(e)
         let record = payload?.record ?? .other
         return SearchHit(id: e.id, kind: kind, point: privacy.shown(e.point, kind: kind),
                          distance: distance.map { privacy.shown(distance: $0, kind: kind) },
