@@ -32,9 +32,12 @@ case "serve":
     var i = 0
     while i < args.count {
         switch args[i] {
-        case "--load", "--data":
-            guard i + 1 < args.count else { log("\(args[i]) needs a path"); exit(2) }
-            if args[i] == "--data" { dataDirectory = args[i + 1]; i += 2; continue }
+        case "--data":
+            guard i + 1 < args.count else { log("--data needs a directory"); exit(2) }
+            dataDirectory = args[i + 1]
+            i += 2
+        case "--load":
+            guard i + 1 < args.count else { log("--load needs a path"); exit(2) }
             var path = args[i + 1]
             var kind: String?
             if let colon = path.lastIndex(of: ":"), !path[path.index(after: colon)...].contains("/") {
