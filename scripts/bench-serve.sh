@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n="${1:-200000}"
-[ -f .bench-data/points.csv ] || python3 scripts/gen_points.py --n 1000000 --queries 10000 --seed 42 --out .bench-data
+bash scripts/bench-data.sh
 python3 - "$n" > .bench-data/serve-requests.jsonl <<'PY'
 import sys
 n = int(sys.argv[1])
