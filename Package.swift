@@ -7,10 +7,13 @@
 //   ScoutGeodesy          points, WGS84 distances and their cheap bounds, geohash
 //   ScoutGeometry         polygons, CRS transforms and corridors (GEOS + PROJ)
 //   ScoutIndex            packed kd-tree, live point sets, geohash grid, queries
-//   ScoutJSON             small JSON reader/writer for the worker's hot path
+//   ScoutJSON             small JSON reader/writer for the worker's hot path, typed field reads
 //   ScoutText             Unicode folding, tokens, BM25 text index with typo tolerance
 //   ScoutTime             RFC 3339 instants, time zones, OSM opening_hours
 //   ScoutCatalog          typed records (dogs, gyms, shelters), breeds, gazetteer, filters, ratings, privacy
+//   ScoutSolar            the sun's elevation and the day's dawn, sunrise, sunset and dusk (NOAA)
+//   ScoutSchedule         reminders: next firing times across DST and short months, quiet hours, calendar
+//   ScoutRecommend        activity catalogue, care goals, hard context rules, enjoyment, scoring with reasons
 //   ScoutEngine           the library facade: kinds, records, loading, search
 //   ScoutWorker           the `scout serve` JSON Lines protocol
 //   scout                 the command-line executable
@@ -29,6 +32,9 @@ let package = Package(
         .library(name: "ScoutTime", targets: ["ScoutTime"]),
         .library(name: "ScoutCatalog", targets: ["ScoutCatalog"]),
         .library(name: "ScoutJSON", targets: ["ScoutJSON"]),
+        .library(name: "ScoutSolar", targets: ["ScoutSolar"]),
+        .library(name: "ScoutSchedule", targets: ["ScoutSchedule"]),
+        .library(name: "ScoutRecommend", targets: ["ScoutRecommend"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [
@@ -45,16 +51,28 @@ let package = Package(
         .target(name: "ScoutGeodesy", dependencies: ["ScoutCore", "CPROJ"]),
         .target(name: "ScoutGeometry", dependencies: ["ScoutCore", "CGEOS", "CPROJ", "ScoutGeodesy"]),
         .target(name: "ScoutIndex", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutGeometry"]),
-        .target(name: "ScoutJSON"),
+        .target(name: "ScoutJSON", dependencies: ["ScoutCore"]),
         .target(name: "ScoutText"),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
         .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutText", "ScoutTime"]),
+        .target(name: "ScoutSolar", dependencies: ["ScoutCore", "ScoutTime"]),
+        .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime", "ScoutJSON"]),
+        .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutTime", "ScoutSolar",
+                                                       "ScoutCatalog"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
-                                                    "ScoutCatalog", "ScoutText", "ScoutTime"]),
-        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutTime"]),
+                                                    "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
+        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutTime", "ScoutSchedule",
+                                                    "ScoutRecommend"]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog"]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
+        .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
+        .testTarget(name: "ScoutScheduleTests", dependencies: [
+            "ScoutSchedule", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutRecommendTests", dependencies: [
+            "ScoutRecommend", "ScoutSolar", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutGeodesyTests", dependencies: [
             "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),

@@ -1,46 +1,56 @@
 import ScoutCore
-import ScoutJSON
 
-/// Typed reads of a record's fields with errors that name the field under a path prefix
+/// Typed reads of a JSON object's fields with errors that name the field under a path prefix
 /// (`records[3].animals[2].age_years`, `line 17: weight_kg`). Messages never echo values.
-struct FieldReader {
-    let members: [(String, JSONValue)]
-    let path: String
+///
+/// A field that is absent or `null` reads as missing; a repeated key reads as its last value.
+public struct FieldReader: Sendable {
+    /// The object's members, in order.
+    public let members: [(String, JSONValue)]
+    /// The path prefix of every error (`""` at the top level).
+    public let path: String
 
-    init(_ members: [(String, JSONValue)], path: String) {
+    /// Reads the members of an object found at `path`.
+    public init(_ members: [(String, JSONValue)], path: String) {
         self.members = members
         self.path = path
     }
 
-    init(_ value: JSONValue, path: String) throws(ScoutError) {
+    /// Reads `value`, which must be an object.
+    public init(_ value: JSONValue, path: String) throws(ScoutError) {
         guard let m = value.members else {
             throw ScoutError(.invalidRequest, "expected an object, not \(value.typeName)", path: path)
         }
         self.init(m, path: path)
     }
 
-    func at(_ key: String) -> String { path.isEmpty ? key : path.hasSuffix(": ") ? path + key : "\(path).\(key)" }
+    /// The path of a field of this object (`records[0].name`).
+    public func at(_ key: String) -> String { path.isEmpty ? key : path.hasSuffix(": ") ? path + key : "\(path).\(key)" }
 
-    subscript(key: String) -> JSONValue? {
+    /// The last value of `key`, or `nil` when it is absent or `null`.
+    public subscript(key: String) -> JSONValue? {
         for (k, v) in members.reversed() where k == key { return v == .null ? nil : v }
         return nil
     }
 
-    func string(_ key: String, maxBytes: Int = 4096) throws(ScoutError) -> String {
+    /// A required string of at most `maxBytes` bytes.
+    public func string(_ key: String, maxBytes: Int = 4096) throws(ScoutError) -> String {
         guard let s = try optionalString(key, maxBytes: maxBytes) else {
             throw ScoutError(.invalidRequest, "\(key) is required", path: at(key))
         }
         return s
     }
 
-    func optionalString(_ key: String, maxBytes: Int = 4096) throws(ScoutError) -> String? {
+    /// An optional string of at most `maxBytes` bytes.
+    public func optionalString(_ key: String, maxBytes: Int = 4096) throws(ScoutError) -> String? {
         guard let v = self[key] else { return nil }
         guard let s = v.string else { throw ScoutError(.invalidRequest, "\(key) must be a string, not \(v.typeName)", path: at(key)) }
         guard s.utf8.count <= maxBytes else { throw ScoutError(.limitExceeded, "\(key) may be at most \(maxBytes) bytes", path: at(key)) }
         return s
     }
 
-    func oneOf(_ key: String, _ allowed: [String], default value: String? = nil) throws(ScoutError) -> String {
+    /// A string that must be one of `allowed`; `default` when absent (required when `default` is `nil`).
+    public func oneOf(_ key: String, _ allowed: [String], default value: String? = nil) throws(ScoutError) -> String {
         guard let s = try optionalString(key, maxBytes: 64) else {
             if let value { return value }
             throw ScoutError(.invalidRequest, "\(key) is required", path: at(key))
@@ -51,14 +61,16 @@ struct FieldReader {
         return s
     }
 
-    func number(_ key: String, in range: ClosedRange<Double>) throws(ScoutError) -> Double {
+    /// A required finite number inside `range`.
+    public func number(_ key: String, in range: ClosedRange<Double>) throws(ScoutError) -> Double {
         guard let d = try optionalNumber(key, in: range) else {
             throw ScoutError(.invalidRequest, "\(key) is required", path: at(key))
         }
         return d
     }
 
-    func optionalNumber(_ key: String, in range: ClosedRange<Double>) throws(ScoutError) -> Double? {
+    /// An optional finite number inside `range`.
+    public func optionalNumber(_ key: String, in range: ClosedRange<Double>) throws(ScoutError) -> Double? {
         guard let v = self[key] else { return nil }
         guard let d = v.double, d.isFinite else { throw ScoutError(.invalidRequest, "\(key) must be a number, not \(v.typeName)", path: at(key)) }
         guard range.contains(d) else {
@@ -67,7 +79,8 @@ struct FieldReader {
         return d
     }
 
-    func integer(_ key: String, in range: ClosedRange<Int>, default value: Int? = nil) throws(ScoutError) -> Int {
+    /// A whole number inside `range`; `default` when absent (required when `default` is `nil`).
+    public func integer(_ key: String, in range: ClosedRange<Int>, default value: Int? = nil) throws(ScoutError) -> Int {
         guard let d = try optionalNumber(key, in: Double(range.lowerBound)...Double(range.upperBound)) else {
             if let value { return value }
             throw ScoutError(.invalidRequest, "\(key) is required", path: at(key))
@@ -76,23 +89,27 @@ struct FieldReader {
         return Int(d)
     }
 
-    func bool(_ key: String, default value: Bool) throws(ScoutError) -> Bool {
+    /// A boolean; `default` when absent.
+    public func bool(_ key: String, default value: Bool) throws(ScoutError) -> Bool {
         guard let v = self[key] else { return value }
         guard case .bool(let b) = v else { throw ScoutError(.invalidRequest, "\(key) must be true or false", path: at(key)) }
         return b
     }
 
-    func object(_ key: String) throws(ScoutError) -> FieldReader? {
+    /// A nested object as a reader whose errors carry its path; `nil` when absent.
+    public func object(_ key: String) throws(ScoutError) -> FieldReader? {
         guard let v = self[key] else { return nil }
         return try FieldReader(v, path: at(key))
     }
 
-    func array(_ key: String, maxCount: Int) throws(ScoutError) -> [JSONValue] {
+    /// An array of at most `maxCount` items; empty when absent.
+    public func array(_ key: String, maxCount: Int) throws(ScoutError) -> [JSONValue] {
         guard let v = self[key] else { return [] }
         guard let a = v.array else { throw ScoutError(.invalidRequest, "\(key) must be an array, not \(v.typeName)", path: at(key)) }
         guard a.count <= maxCount else { throw ScoutError(.limitExceeded, "\(key) may hold at most \(maxCount) items", path: at(key)) }
         return a
     }
 
-    static func text(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d) }
+    /// A number as short text for messages (`5`, not `5.0`).
+    public static func text(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int(d)) : String(d) }
 }

@@ -1,0 +1,3 @@
+import Testing
+
+// Placeholder: the suite lands in this directory.
