@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "ScoutSolar", dependencies: ["ScoutCore", "ScoutTime"]),
         .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime", "ScoutJSON"]),
         .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutTime", "ScoutSolar",
-                                                       "ScoutCatalog"]),
+                                                       "ScoutSchedule", "ScoutCatalog"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
                                                     "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutTime", "ScoutSchedule",
@@ -71,7 +71,7 @@ let package = Package(
             "ScoutSchedule", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutRecommendTests", dependencies: [
-            "ScoutRecommend", "ScoutSolar", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            "ScoutRecommend", "ScoutSolar", "ScoutSchedule", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutGeodesyTests", dependencies: [
             "ScoutGeodesy", "ScoutTestSupport",

@@ -1,0 +1,210 @@
+import Foundation
+import ScoutCore
+import ScoutJSON
+
+/// The animals the activity catalogue serves.
+public enum Species: String, Sendable, CaseIterable {
+    case dog, cat, rabbit
+    case guineaPig = "guinea_pig"
+    case bird
+}
+
+/// What an activity does for the pet (`docs/activities.md`).
+public enum ActivityCategory: String, Sendable, CaseIterable, Comparable {
+    case physical, mental, social, training, care, rest
+
+    /// Position in ``allCases``: the index of per-category arrays.
+    public var ordinal: Int {
+        switch self {
+        case .physical: 0
+        case .mental: 1
+        case .social: 2
+        case .training: 3
+        case .care: 4
+        case .rest: 5
+        }
+    }
+
+    /// Whether the weekly goal counts minutes (physical, social) rather than sessions.
+    public var countsMinutes: Bool { self == .physical || self == .social }
+
+    /// The goal's unit word: `minutes` or `sessions`.
+    public var unit: String { countsMinutes ? "minutes" : "sessions" }
+
+    /// Orders by ``ordinal``.
+    public static func < (a: ActivityCategory, b: ActivityCategory) -> Bool { a.ordinal < b.ordinal }
+}
+
+/// A pet's life stage. `puppy` is the young stage of every species.
+public enum LifeStage: String, Sendable, CaseIterable {
+    case puppy, adult, senior
+}
+
+/// Where an activity happens.
+public enum ActivitySetting: String, Sendable {
+    /// Only inside: weather and daylight never rule it out.
+    case indoor
+    /// Only outside.
+    case outdoor
+    /// Inside or out: when the weather or the dark rules out the outdoor version, the indoor one remains.
+    case either
+}
+
+/// The most rain an activity tolerates outdoors.
+public enum RainTolerance: String, Sendable, Comparable {
+    /// Dry only.
+    case none
+    /// Up to light rain.
+    case light
+    /// Steady rain is fine with a coat.
+    case any
+
+    private var rank: Int { self == .none ? 0 : self == .light ? 1 : 2 }
+    /// `none < light < any`.
+    public static func < (a: RainTolerance, b: RainTolerance) -> Bool { a.rank < b.rank }
+}
+
+/// One activity of the catalogue (`data/activities.json`, documented in `docs/activities.md`).
+public struct Activity: Sendable {
+    /// Stable identifier (`brisk_walk`).
+    public let id: String
+    /// Display name ("Brisk walk").
+    public let name: String
+    /// Who it is for.
+    public let species: Set<Species>
+    /// What it does for the pet.
+    public let category: ActivityCategory
+    /// Inside, outside or either.
+    public let setting: ActivitySetting
+    /// Physical effort, 1 (resting) to 5 (flat out).
+    public let intensity: Int
+    /// Typical session length.
+    public let minutes: Int
+    /// Offered only between sunrise and sunset.
+    public let needsDaylight: Bool
+    /// Safe outdoor air temperature for a typical adult with a medium coat, °C.
+    public let temperatureC: ClosedRange<Double>
+    /// The most rain it tolerates.
+    public let rain: RainTolerance
+    /// Highest sustained wind, km/h.
+    public let maxWindKmh: Double
+    /// Life stages it suits.
+    public let ages: Set<LifeStage>
+    /// Where it happens when that matters (`park`, `beach`, `home`, `garden`…); `nil` for anywhere.
+    public let place: String?
+    /// Makes sense away from home.
+    public let awayOK: Bool
+    /// How to do it, one or two sentences.
+    public let how: String
+    /// Plain-language benefits, used in reasons.
+    public let benefits: [String]
+
+    /// Whether it can be done inside (so weather and darkness never rule it out).
+    public var canBeIndoors: Bool { setting != .outdoor }
+    /// Whether it can only be done outside.
+    public var isOutdoorOnly: Bool { setting == .outdoor }
+    /// Whether it needs the pet's own home or garden.
+    public var needsHome: Bool { place == "home" || place == "garden" }
+}
+
+/// The activity catalogue: every activity in file order, with its version.
+///
+/// ```swift
+/// let catalogue = try ActivityCatalog.load(path: "data/activities.json")
+/// let dogActivities = catalogue.activities(for: .dog)
+/// ```
+public struct ActivityCatalog: Sendable {
+    /// The catalogue's version (`YYYY-MM-DD.N`), named in every recommendation.
+    public let version: String
+    /// Every activity, in file order.
+    public let activities: [Activity]
+    private let byID: [String: Int]
+    private let bySpecies: [[Int]]
+
+    /// Creates a catalogue; ids must be unique.
+    public init(version: String, activities: [Activity]) throws(ScoutError) {
+        var byID: [String: Int] = [:]
+        for (i, a) in activities.enumerated() {
+            guard byID.updateValue(i, forKey: a.id) == nil else {
+                throw ScoutError(.parseError, "activity id \(a.id) appears twice", path: "activities[\(i)].id")
+            }
+        }
+        self.version = version
+        self.activities = activities
+        self.byID = byID
+        self.bySpecies = Species.allCases.map { s in activities.indices.filter { activities[$0].species.contains(s) } }
+    }
+
+    /// The activity with an id, if any.
+    public func activity(id: String) -> Activity? { byID[id].map { activities[$0] } }
+
+    /// The position of an activity in ``activities``.
+    public func index(of id: String) -> Int? { byID[id] }
+
+    /// Positions in ``activities`` of the activities for a species, in file order.
+    public func indices(for species: Species) -> [Int] {
+        bySpecies[Species.allCases.firstIndex(of: species)!]
+    }
+
+    /// The activities for a species, in file order.
+    public func activities(for species: Species) -> [Activity] { indices(for: species).map { activities[$0] } }
+
+    /// Reads `activities.json`.
+    public static func load(path: String) throws(ScoutError) -> ActivityCatalog {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScoutError(.notFound, "the activity catalogue could not be read", path: "activities")
+        }
+        let json: JSONValue
+        do throws(JSONParseError) { json = try JSONReader.parse([UInt8](data)) } catch {
+            throw ScoutError(.parseError, "the activity catalogue is not valid JSON: \(error.description)", path: "activities")
+        }
+        return try parse(json)
+    }
+
+    /// Reads the catalogue from its JSON form; errors name the field (`activities[3].intensity`).
+    public static func parse(_ json: JSONValue) throws(ScoutError) -> ActivityCatalog {
+        let top = try FieldReader(json, path: "")
+        let version = try top.string("version", maxBytes: 40)
+        var out: [Activity] = []
+        for (i, v) in try top.array("activities", maxCount: 10_000).enumerated() {
+            let f = try FieldReader(v, path: "activities[\(i)]")
+            func set<T: RawRepresentable & Hashable>(_ key: String, _ type: T.Type) throws(ScoutError) -> Set<T> where T.RawValue == String {
+                var s = Set<T>()
+                for (j, x) in try f.array(key, maxCount: 10).enumerated() {
+                    guard let text = x.string, let value = T(rawValue: text) else {
+                        throw ScoutError(.parseError, "unknown \(key) value", path: "\(f.at(key))[\(j)]")
+                    }
+                    s.insert(value)
+                }
+                guard !s.isEmpty else { throw ScoutError(.parseError, "\(key) must not be empty", path: f.at(key)) }
+                return s
+            }
+            func enumValue<T: RawRepresentable>(_ key: String, _ type: T.Type) throws(ScoutError) -> T where T.RawValue == String {
+                guard let value = T(rawValue: try f.string(key, maxBytes: 40)) else {
+                    throw ScoutError(.parseError, "unknown \(key)", path: f.at(key))
+                }
+                return value
+            }
+            guard let t = try f.object("temperature_c") else {
+                throw ScoutError(.parseError, "temperature_c is required", path: f.at("temperature_c"))
+            }
+            let tMin = try t.number("min", in: -60...60), tMax = try t.number("max", in: -60...60)
+            guard tMin <= tMax else { throw ScoutError(.parseError, "min is above max", path: t.path) }
+            var benefits: [String] = []
+            for (j, b) in try f.array("benefits", maxCount: 10).enumerated() {
+                guard let s = b.string else { throw ScoutError(.parseError, "benefits are strings", path: "\(f.at("benefits"))[\(j)]") }
+                benefits.append(s)
+            }
+            out.append(Activity(
+                id: try f.string("id", maxBytes: 100), name: try f.string("name", maxBytes: 200),
+                species: try set("species", Species.self), category: try enumValue("category", ActivityCategory.self),
+                setting: try enumValue("setting", ActivitySetting.self), intensity: try f.integer("intensity", in: 1...5),
+                minutes: try f.integer("minutes", in: 1...240), needsDaylight: try f.bool("needs_daylight", default: false),
+                temperatureC: tMin...tMax, rain: try enumValue("rain", RainTolerance.self),
+                maxWindKmh: try f.number("max_wind_kmh", in: 0...300), ages: try set("ages", LifeStage.self),
+                place: try f.optionalString("place", maxBytes: 40), awayOK: try f.bool("away_ok", default: false),
+                how: try f.string("how"), benefits: benefits))
+        }
+        return try ActivityCatalog(version: version, activities: out)
+    }
+}

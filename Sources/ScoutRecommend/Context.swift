@@ -1,0 +1,210 @@
+import ScoutCore
+import ScoutGeodesy
+import ScoutJSON
+import ScoutSchedule
+import ScoutTime
+
+/// The sky as the caller reports it.
+public enum WeatherCondition: String, Sendable, CaseIterable {
+    case clear
+    case partlyCloudy = "partly_cloudy"
+    case cloudy, fog, drizzle, rain
+    case heavyRain = "heavy_rain"
+    case snow, sleet, hail, thunderstorm, storm
+
+    /// Thunderstorms, storms and hail rule out every outdoor activity.
+    public var isStorm: Bool { self == .thunderstorm || self == .storm || self == .hail }
+
+    /// The precipitation the condition implies at least, mm/h: a report of "rain" with
+    /// 0 mm/h still counts as raining.
+    public var impliedPrecipitationMmH: Double {
+        switch self {
+        case .drizzle: 0.2
+        case .rain, .sleet: 1
+        case .heavyRain: 4
+        case .snow: 0.5
+        default: 0
+        }
+    }
+
+    /// The condition in an owner's words ("raining").
+    public var words: String {
+        switch self {
+        case .clear: "clear"
+        case .partlyCloudy: "partly cloudy"
+        case .cloudy: "cloudy"
+        case .fog: "foggy"
+        case .drizzle: "drizzling"
+        case .rain: "raining"
+        case .heavyRain: "pouring"
+        case .snow: "snowing"
+        case .sleet: "sleeting"
+        case .hail: "hailing"
+        case .thunderstorm: "a thunderstorm"
+        case .storm: "a storm"
+        }
+    }
+}
+
+/// The weather over one span of time.
+public struct Weather: Sendable, Equatable {
+    /// Air temperature, °C.
+    public var temperatureC: Double
+    /// Precipitation, mm/h, at least what ``condition`` implies.
+    public var precipitationMmH: Double
+    /// The sky.
+    public var condition: WeatherCondition
+    /// Sustained wind, km/h.
+    public var windKmh: Double
+
+    /// Creates a report; precipitation is raised to what the condition implies.
+    public init(temperatureC: Double, precipitationMmH: Double = 0, condition: WeatherCondition = .clear, windKmh: Double = 0) {
+        self.temperatureC = temperatureC
+        self.precipitationMmH = max(precipitationMmH, condition.impliedPrecipitationMmH)
+        self.condition = condition
+        self.windKmh = windKmh
+    }
+
+    /// Reads `{"temperature_c", "precipitation_mm_h"?, "condition"?, "wind_kmh"?}`.
+    public static func read(_ f: FieldReader) throws(ScoutError) -> Weather {
+        guard let c = WeatherCondition(rawValue: try f.oneOf("condition", WeatherCondition.allCases.map(\.rawValue), default: "clear")) else {
+            throw ScoutError(.invalidRequest, "unknown condition", path: f.at("condition"))
+        }
+        return Weather(temperatureC: try f.number("temperature_c", in: -90...60),
+                       precipitationMmH: try f.optionalNumber("precipitation_mm_h", in: 0...500) ?? 0,
+                       condition: c, windKmh: try f.optionalNumber("wind_kmh", in: 0...500) ?? 0)
+    }
+}
+
+/// One entry of the activity log.
+public struct LogEntry: Sendable, Equatable {
+    /// The activity's id in the catalogue.
+    public var activity: String
+    /// When it started.
+    public var start: Instant
+    /// How long it lasted.
+    public var minutes: Double
+
+    /// Creates an entry.
+    public init(activity: String, start: Instant, minutes: Double) {
+        self.activity = activity
+        self.start = start
+        self.minutes = minutes
+    }
+}
+
+/// How much the pet enjoyed an activity.
+public enum Enjoyment: String, Sendable, CaseIterable {
+    case enjoyed, neutral, disliked
+}
+
+/// One piece of enjoyment feedback.
+public struct Feedback: Sendable, Equatable {
+    /// The activity's id in the catalogue.
+    public var activity: String
+    /// The verdict.
+    public var rating: Enjoyment
+    /// When it was given.
+    public var at: Instant
+
+    /// Creates feedback.
+    public init(activity: String, rating: Enjoyment, at: Instant) {
+        self.activity = activity
+        self.rating = rating
+        self.at = at
+    }
+}
+
+/// Everything around the pet at the moment of a recommendation. All instants are UTC
+/// seconds; local clock times use ``zone`` when given, else the offset written in ``now``.
+public struct RecommendationContext: Sendable {
+    /// The moment the recommendation is for, with the caller's UTC offset.
+    public var now: Instant
+    /// The IANA zone of the pet's clock; `nil` keeps `now`'s offset for the next 24 hours.
+    public var zone: Zone?
+    /// Where the pet is.
+    public var location: GeoPoint
+    /// Home and its radius, metres; `nil` means the pet is taken to be at home.
+    public var home: (point: GeoPoint, radiusM: Double)?
+    /// The weather now (for the first hour, or until the first forecast entry).
+    public var weather: Weather
+    /// Hourly forecast: each entry holds for one hour from its instant. Empty: the current
+    /// weather is assumed to hold.
+    public var forecast: [(at: Instant, weather: Weather)]
+    /// Calendar busy intervals `[start, end)`.
+    public var busy: [BusyInterval]
+    /// Waking hours on the local clock (may wrap midnight); the rest is quiet.
+    public var wakingHours: WakingHours
+    /// Place types within reach (`park`, `beach`, `dog_park`, `trail`, `water`, `city`);
+    /// `nil`: assume every place is within reach.
+    public var nearby: Set<String>?
+    /// Whether the pet's home has a garden.
+    public var hasGarden: Bool
+
+    /// Creates a context. Defaults: at home, no calendar, waking 07:00–22:00, a garden.
+    public init(now: Instant, zone: Zone? = nil, location: GeoPoint, home: (point: GeoPoint, radiusM: Double)? = nil,
+                weather: Weather, forecast: [(at: Instant, weather: Weather)] = [], busy: [BusyInterval] = [],
+                wakingHours: WakingHours = .standard, nearby: Set<String>? = nil, hasGarden: Bool = true) {
+        self.now = now
+        self.zone = zone
+        self.location = location
+        self.home = home
+        self.weather = weather
+        self.forecast = forecast.sorted { $0.at < $1.at }
+        self.busy = busy.sorted { $0.start < $1.start }
+        self.wakingHours = wakingHours
+        self.nearby = nearby
+        self.hasGarden = hasGarden
+    }
+
+    /// The UTC offset of the local clock at `t`, seconds.
+    public func utcOffset(at t: Int64) -> Int32 {
+        zone?.offset(at: Instant(seconds: t)) ?? now.utcOffsetSeconds
+    }
+
+    /// `t` written with the local clock's offset.
+    public func local(_ t: Int64) -> Instant { Instant(seconds: t, utcOffsetSeconds: utcOffset(at: t)) }
+
+    /// Minutes after local midnight at `t`.
+    public func minuteOfDay(_ t: Int64) -> Int {
+        let s = t + Int64(utcOffset(at: t))
+        return Int(((s % 86_400) + 86_400) % 86_400) / 60
+    }
+
+    /// `HH:MM` on the local clock.
+    public func clock(_ t: Int64) -> String { RecommendationContext.clock(minuteOfDay(t)) }
+
+    /// `HH:MM` for a minute of the day.
+    public static func clock(_ minute: Int) -> String {
+        let h = minute / 60 % 24, m = minute % 60
+        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+    }
+
+    /// Whether the pet is farther from home than the home radius.
+    public var isAway: Bool {
+        guard let home else { return false }
+        return Geodesic.distance(location, home.point) > home.radiusM
+    }
+
+    /// The weather at `t`: the forecast hour holding `t`; before the first entry (or with no
+    /// forecast at all) the current weather; `nil` past the end of a forecast.
+    public func weather(at t: Int64) -> Weather? {
+        guard let first = forecast.first else { return weather }
+        if t < first.at.seconds { return weather }
+        var lo = 0, hi = forecast.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if forecast[mid].at.seconds <= t { lo = mid } else { hi = mid - 1 }
+        }
+        return t < forecast[lo].at.seconds + 3600 ? forecast[lo].weather : nil
+    }
+
+    /// Whether local minute `m` lies in the waking hours.
+    public func isWaking(minute m: Int) -> Bool { !wakingHours.isQuiet(minuteOfDay: m) }
+
+    /// The busy interval holding `t`, or the first one starting in `(t, end)`.
+    func busyConflict(from t: Int64, to end: Int64) -> (start: Int64, end: Int64)? {
+        for b in busy where b.end.seconds > t && b.start.seconds < end { return (b.start.seconds, b.end.seconds) }
+        return nil
+    }
+}

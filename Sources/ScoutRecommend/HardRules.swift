@@ -1,0 +1,222 @@
+import ScoutCatalog
+import ScoutSolar
+import ScoutTime
+
+/// Why an activity is ruled out. Hard rules never trade off against scores: an activity that
+/// breaks one is not offered, whatever its score.
+public enum ExclusionCode: String, Sendable, CaseIterable {
+    /// Not meant for the pet's life stage.
+    case notForAge = "not_for_age"
+    /// Too strenuous for a stated condition (or for a senior).
+    case health
+    /// The sun is more than 6° below the horizon at the start or the end.
+    case dark
+    /// Needs the sun up for the whole session.
+    case needsDaylight = "needs_daylight"
+    /// Above the highest safe temperature for this pet (coat, face, age, conditions).
+    case tooHot = "too_hot"
+    /// Below the lowest safe temperature for this pet.
+    case tooCold = "too_cold"
+    /// More rain than the activity tolerates.
+    case rain
+    /// A thunderstorm, storm, hail or storm-force wind: nothing outdoors.
+    case storm
+    /// Wind above the activity's limit.
+    case wind
+    /// The forecast given does not reach this time.
+    case noForecast = "no_forecast"
+    /// Needs the pet's home, and the pet is away.
+    case awayFromHome = "away_from_home"
+    /// Needs a place (beach, park, garden…) that is not within reach.
+    case noPlace = "no_place_nearby"
+    /// Starts or ends outside the waking hours.
+    case outsideWakingHours = "outside_waking_hours"
+    /// The calendar is busy at the start.
+    case busy
+    /// A busy interval starts before the session would end.
+    case notEnoughTime = "not_enough_time"
+}
+
+/// One reason an activity is ruled out, with a plain-language message.
+public struct Exclusion: Sendable, Equatable {
+    /// The stable code.
+    public let code: ExclusionCode
+    /// What an owner reads ("27 °C: too hot for a double coat (limit 20 °C)").
+    public let message: String
+}
+
+/// How an activity would be done when the rules allow it.
+public enum ActivityMode: String, Sendable {
+    /// Outside (an outdoor activity, or an either activity in good conditions).
+    case outdoor
+    /// Inside (an indoor activity, or an either activity moved in by weather or dark).
+    case indoor
+}
+
+/// The hard rules for one pet in one context (`docs/recommender.md`, "Hard rules").
+/// Built once per request; ``check(_:start:into:)`` then costs a few comparisons per activity.
+struct RuleBook {
+    let pet: PetProfile
+    let needs: PetNeeds
+    let context: RecommendationContext
+    let limits: RecommenderWeights.RuleLimits
+    /// Changes to every activity's highest and lowest temperature, with their reasons.
+    let hotterBy: [(delta: Double, reason: String)]
+    let colderBy: [(delta: Double, reason: String)]
+    let maxDelta: Double, minDelta: Double
+    let away: Bool
+    private var daylightCache: [Int64: Daylight] = [:]
+
+    init(pet: PetProfile, needs: PetNeeds, context: RecommendationContext, weights: RecommenderWeights) {
+        self.pet = pet
+        self.needs = needs
+        self.context = context
+        limits = weights.rules
+        var hot: [(Double, String)] = [], cold: [(Double, String)] = []
+        if pet.species == .dog, let b = pet.breed {
+            if b.coatType == "Double" { hot.append((limits["double_coat_max_c"], "a double coat")) }
+            if b.coatLength == "Long" { hot.append((limits["long_coat_max_c"], "a long coat")) }
+            if b.coatType == "Hairless" {
+                cold.append((limits["hairless_min_c"], "no coat"))
+            } else if b.coatLength == "Short" && (b.coatType == "Smooth" || b.coatType == "Silky") {
+                cold.append((limits["thin_coat_min_c"], "a short, thin coat"))
+            }
+            if b.brachycephalic { hot.append((limits["brachycephalic_max_c"], "a flat-faced breed")) }
+            let size = b.isMixed ? pet.weightKg.map { SizeClass(weightKg: $0) } : b.sizeClass
+            if size == .toy || size == .small { cold.append((limits["small_dog_min_c"], "a small dog")) }
+        }
+        switch needs.lifeStage {
+        case .puppy:
+            hot.append((limits["puppy_max_c"], "a puppy"))
+            cold.append((limits["puppy_min_c"], "a puppy"))
+        case .senior:
+            hot.append((limits["senior_max_c"], "a senior"))
+            cold.append((limits["senior_min_c"], "a senior"))
+        case .adult: break
+        }
+        for c in PetCondition.allCases where pet.conditions.contains(c) {
+            if let d = limits.conditionMaxC[c.rawValue] { hot.append((d, c.words)) }
+        }
+        hotterBy = hot.filter { $0.0 != 0 }
+        colderBy = cold.filter { $0.0 != 0 }
+        maxDelta = hotterBy.reduce(0) { $0 + $1.delta }
+        minDelta = colderBy.reduce(0) { $0 + $1.delta }
+        away = context.isAway
+    }
+
+    /// Light at `t`, memoised (a request asks about a few dozen distinct instants).
+    mutating func daylight(_ t: Int64) -> Daylight {
+        if let d = daylightCache[t] { return d }
+        let d = Daylight.at(latitude: context.location.lat, longitude: context.location.lon, Instant(seconds: t))
+        daylightCache[t] = d
+        return d
+    }
+
+    /// The highest and lowest safe temperature of an activity for this pet.
+    func temperatureLimits(_ a: Activity) -> ClosedRange<Double> {
+        let hi = a.temperatureC.upperBound + maxDelta, lo = a.temperatureC.lowerBound + minDelta
+        return min(lo, hi)...hi
+    }
+
+    /// Checks an activity for a session starting at `start` (UTC seconds); appends every
+    /// reason it is ruled out to `out` and returns `nil`, or returns how it would be done.
+    mutating func check(_ a: Activity, start: Int64, into out: inout [Exclusion]) -> ActivityMode? {
+        let before = out.count
+        let end = start + Int64(a.minutes) * 60
+        if !a.ages.contains(needs.lifeStage) {
+            out.append(Exclusion(code: .notForAge, message: "not for \(needs.lifeStage == .puppy ? "puppies" : needs.lifeStage == .senior ? "seniors" : "adults")"))
+        }
+        if a.intensity > needs.maxIntensity.value, let c = needs.maxIntensity.because {
+            out.append(Exclusion(code: .health, message: "too strenuous with \(c.words) (intensity \(a.intensity)/5, at most \(needs.maxIntensity.value))"))
+        } else if needs.lifeStage == .senior, Double(a.intensity) > limits["senior_max_intensity"] {
+            out.append(Exclusion(code: .health, message: "too strenuous for a senior (intensity \(a.intensity)/5)"))
+        }
+        if away && !a.awayOK {
+            out.append(Exclusion(code: .awayFromHome, message: "needs home, and \(pet.displayName) is away"))
+        }
+        if let place = a.place {
+            if place == "garden" && !context.hasGarden {
+                out.append(Exclusion(code: .noPlace, message: "needs a garden"))
+            } else if let nearby = context.nearby, place != "home", place != "garden", !nearby.contains(place) {
+                out.append(Exclusion(code: .noPlace, message: "no \(place.replacingOccurrences(of: "_", with: " ")) within reach"))
+            }
+        }
+        let ws = context.wakingHours.startMinute, we = context.wakingHours.endMinute
+        if !context.isWaking(minute: context.minuteOfDay(start)) || !context.isWaking(minute: context.minuteOfDay(end - 60)) {
+            out.append(Exclusion(code: .outsideWakingHours,
+                                 message: "outside waking hours (\(RecommendationContext.clock(ws))–\(RecommendationContext.clock(we)))"))
+        }
+        if let b = context.busyConflict(from: start, to: end) {
+            if b.start <= start {
+                out.append(Exclusion(code: .busy, message: "busy until \(context.clock(b.end))"))
+            } else {
+                out.append(Exclusion(code: .notEnoughTime,
+                                     message: "only \((b.start - start) / 60) min before \(context.clock(b.start)); it takes \(a.minutes)"))
+            }
+        }
+        if out.count > before { return nil }
+        if a.setting == .indoor { return .indoor }
+        let outdoorStart = out.count
+        outdoorRules(a, start: start, end: end, into: &out)
+        if out.count == outdoorStart { return .outdoor }
+        if a.setting == .either {
+            out.removeSubrange(outdoorStart...)
+            return .indoor
+        }
+        return nil
+    }
+
+    /// The rules for doing an activity outside: weather, temperature for this pet, light.
+    mutating func outdoorRules(_ a: Activity, start: Int64, end: Int64, into out: inout [Exclusion]) {
+        guard let w0 = context.weather(at: start), let w1 = context.weather(at: end - 60) else {
+            out.append(Exclusion(code: .noForecast, message: "the forecast does not reach \(context.clock(end))"))
+            return
+        }
+        if w0.condition.isStorm || w1.condition.isStorm {
+            out.append(Exclusion(code: .storm, message: "\((w0.condition.isStorm ? w0 : w1).condition.words): nothing outdoors"))
+        } else if max(w0.windKmh, w1.windKmh) >= limits.stormWindKmh {
+            out.append(Exclusion(code: .storm, message: "storm-force wind (\(Int(max(w0.windKmh, w1.windKmh))) km/h): nothing outdoors"))
+        } else if max(w0.windKmh, w1.windKmh) > a.maxWindKmh {
+            out.append(Exclusion(code: .wind, message: "wind \(Int(max(w0.windKmh, w1.windKmh))) km/h, above \(Int(a.maxWindKmh)) km/h"))
+        }
+        let rain = max(w0.precipitationMmH, w1.precipitationMmH)
+        if a.rain == .none && rain > limits.dryMmH {
+            let wet = w0.precipitationMmH >= w1.precipitationMmH ? w0 : w1
+            let word = wet.condition.impliedPrecipitationMmH > 0 ? wet.condition.words : "wet"
+            out.append(Exclusion(code: .rain, message: "\(word) (\(RuleBook.mm(rain)) mm/h): needs dry weather"))
+        } else if a.rain == .light && rain > limits.lightRainMmH {
+            out.append(Exclusion(code: .rain, message: "heavy rain (\(RuleBook.mm(rain)) mm/h): light rain at most"))
+        }
+        let range = temperatureLimits(a)
+        let hot = max(w0.temperatureC, w1.temperatureC), cold = min(w0.temperatureC, w1.temperatureC)
+        if hot > range.upperBound {
+            let why = hotterBy.isEmpty ? "" : " for " + hotterBy.map(\.reason).joined(separator: " and ")
+            out.append(Exclusion(code: .tooHot, message: "\(RuleBook.degrees(hot)): too hot\(why) (limit \(RuleBook.degrees(range.upperBound)))"))
+        } else if pet.breed?.brachycephalic == true, Double(a.intensity) > limits["brachycephalic_max_intensity"],
+                  hot > limits["brachycephalic_intensity_above_c"] {
+            out.append(Exclusion(code: .tooHot, message: "\(RuleBook.degrees(hot)): too strenuous for a flat-faced breed above \(RuleBook.degrees(limits["brachycephalic_intensity_above_c"]))"))
+        }
+        if cold < range.lowerBound {
+            let why = colderBy.isEmpty ? "" : " for " + colderBy.map(\.reason).joined(separator: " and ")
+            out.append(Exclusion(code: .tooCold, message: "\(RuleBook.degrees(cold)): too cold\(why) (limit \(RuleBook.degrees(range.lowerBound)))"))
+        }
+        let light0 = daylight(start), light1 = daylight(end)
+        if light0 == .dark || light1 == .dark {
+            out.append(Exclusion(code: .dark, message: light0 == .dark ? "dark outside" : "dark by \(context.clock(end))"))
+        } else if a.needsDaylight && (light0 != .day || light1 != .day) {
+            out.append(Exclusion(code: .needsDaylight, message: light0 != .day ? "needs daylight: the sun is down" : "needs daylight: the sun sets before \(context.clock(end))"))
+        }
+    }
+
+    /// `13 °C` (whole degrees; halves kept).
+    static func degrees(_ t: Double) -> String {
+        let r = (t * 2).rounded() / 2
+        return (r == r.rounded() ? String(Int(r)) : String(r)) + " °C"
+    }
+
+    /// Precipitation with one decimal.
+    static func mm(_ v: Double) -> String {
+        let r = (v * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+}

@@ -1,0 +1,172 @@
+import ScoutCatalog
+import ScoutCore
+import ScoutJSON
+import ScoutTime
+
+/// Health conditions an owner can state; each caps the intensity the recommender offers
+/// (`rules.condition_max_intensity` in `data/weights.json`).
+public enum PetCondition: String, Sendable, CaseIterable {
+    case arthritis
+    case heartCondition = "heart_condition"
+    case respiratory
+    case recoveringFromSurgery = "recovering_from_surgery"
+    case pregnant
+
+    /// The condition in an owner's words ("arthritis", "a heart condition").
+    public var words: String {
+        switch self {
+        case .arthritis: "arthritis"
+        case .heartCondition: "a heart condition"
+        case .respiratory: "breathing trouble"
+        case .recoveringFromSurgery: "recovery from surgery"
+        case .pregnant: "pregnancy"
+        }
+    }
+}
+
+/// The pet a recommendation is for.
+public struct PetProfile: Sendable {
+    /// The pet's name, used in reasons ("Rex loved fetch"); `nil` reads as "your dog".
+    public var name: String?
+    /// Its species.
+    public var species: Species
+    /// Its breed profile (dogs only; an unknown or mixed breed gets the Mixed profile).
+    public var breed: Breed?
+    /// Its birth date.
+    public var birthDate: LocalDate
+    /// Its weight, kg, when known.
+    public var weightKg: Double?
+    /// Stated health conditions.
+    public var conditions: Set<PetCondition>
+
+    /// Creates a profile.
+    public init(name: String? = nil, species: Species, breed: Breed? = nil, birthDate: LocalDate, weightKg: Double? = nil,
+                conditions: Set<PetCondition> = []) {
+        self.name = name
+        self.species = species
+        self.breed = breed
+        self.birthDate = birthDate
+        self.weightKg = weightKg
+        self.conditions = conditions
+    }
+
+    /// How reasons name the pet: its name, or "your dog".
+    public var displayName: String {
+        if let name, !name.isEmpty { return name }
+        return "your " + (species == .guineaPig ? "guinea pig" : species.rawValue)
+    }
+
+    /// Reads `{"name"?, "species", "breed"?, "birth_date", "weight_kg"?, "conditions"?}`.
+    /// Dogs of a breed the table does not know get the Mixed profile.
+    public static func read(_ json: JSONValue, breeds: BreedTable, path: String) throws(ScoutError) -> PetProfile {
+        let f = try FieldReader(json, path: path)
+        guard let species = Species(rawValue: try f.oneOf("species", Species.allCases.map(\.rawValue), default: "dog")) else {
+            throw ScoutError(.invalidRequest, "unknown species", path: f.at("species"))
+        }
+        var breed: Breed?
+        if species == .dog {
+            let name = try f.optionalString("breed", maxBytes: 200) ?? "Mixed"
+            breed = breeds.breed(named: name) ?? breeds.mixed
+        } else if f["breed"] != nil {
+            _ = try f.string("breed", maxBytes: 200)
+        }
+        let birth = try LocalDate.parse(try f.string("birth_date", maxBytes: 20), path: f.at("birth_date"))
+        var conditions = Set<PetCondition>()
+        for (i, c) in try f.array("conditions", maxCount: 20).enumerated() {
+            guard let s = c.string, let condition = PetCondition(rawValue: s) else {
+                throw ScoutError(.invalidRequest, "conditions are among \(PetCondition.allCases.map(\.rawValue).joined(separator: ", "))",
+                                 path: "\(f.at("conditions"))[\(i)]")
+            }
+            conditions.insert(condition)
+        }
+        return PetProfile(name: try f.optionalString("name", maxBytes: 100), species: species, breed: breed, birthDate: birth,
+                          weightKg: try f.optionalNumber("weight_kg", in: 0.01...200), conditions: conditions)
+    }
+}
+
+/// A pet's weight against its breed's healthy range.
+public enum WeightStatus: String, Sendable {
+    case under, healthy, over
+    /// No breed range (mixed breed, other species) or no weight given.
+    case unknown
+}
+
+/// What a pet needs, derived from its profile on a date: life stage, weight status, weekly
+/// goals per category and the intensity that suits it (`docs/recommender.md`, "Needs").
+public struct PetNeeds: Sendable {
+    /// Age in years on the date.
+    public let ageYears: Double
+    /// Puppy, adult or senior.
+    public let lifeStage: LifeStage
+    /// Weight against the breed's range.
+    public let weightStatus: WeightStatus
+    /// Weekly goal per category, by ``ActivityCategory/ordinal``: minutes for physical and
+    /// social, sessions for the rest.
+    public let goals: [Double]
+    /// The intensity (1–5) that suits the pet best.
+    public let targetIntensity: Double
+    /// The highest intensity its conditions allow, and the condition that sets it.
+    public let maxIntensity: (value: Int, because: PetCondition?)
+
+    /// Derives the needs of `pet` on `date`.
+    public init(pet: PetProfile, on date: LocalDate, weights: RecommenderWeights) {
+        let age = max(0, Double(date.daysSinceEpoch - pet.birthDate.daysSinceEpoch) / 365.25)
+        ageYears = age
+        let rule = weights.lifeStages[pet.species]!
+        var puppyUntil = rule.puppyUntilYears
+        var seniorFrom = rule.seniorFromYears
+        if let breed = pet.breed, !breed.isMixed {
+            if let size = breed.sizeClass, size == .large || size == .giant { puppyUntil = rule.largePuppyUntilYears }
+            if let share = rule.seniorFromLifeSpanShare, let span = breed.lifeSpanYears { seniorFrom = share * span.upperBound }
+        }
+        lifeStage = age < puppyUntil ? .puppy : age >= seniorFrom ? .senior : .adult
+
+        let limits = weights.rules
+        if let breed = pet.breed, !breed.isMixed, let range = breed.weightKg, let w = pet.weightKg, lifeStage != .puppy {
+            weightStatus = w > range.upperBound * limits["overweight_share"] ? .over
+                : w < range.lowerBound * limits["underweight_share"] ? .under : .healthy
+        } else {
+            weightStatus = .unknown
+        }
+
+        let adjust = weights.goalAdjustments
+        var g: [Double]
+        if pet.species == .dog {
+            let b = pet.breed
+            func level(_ t: Breed.Trait) -> Int { min(5, max(1, b?[t] ?? 3)) - 1 }
+            let sociability = Int(((Double((b?[.playfulness] ?? 3) + (b?[.goodWithDogs] ?? 3))) / 2).rounded(.toNearestOrAwayFromZero))
+            let table = weights.dogGoals
+            g = [table.physicalMinutes[level(.energy)], table.mentalSessions[level(.mentalStimulation)],
+                 table.socialMinutes[min(5, max(1, sociability)) - 1], table.trainingSessions[level(.trainability)],
+                 table.careSessions[level(.shedding)], table.restSessions]
+            if b?.coatLength == "Long" { g[ActivityCategory.care.ordinal] += adjust["long_coat_care_extra"] ?? 0 }
+        } else {
+            g = weights.speciesGoals[pet.species]!
+        }
+        switch lifeStage {
+        case .puppy:
+            g[0] *= adjust["puppy_physical_factor"] ?? 1
+            g[ActivityCategory.training.ordinal] += adjust["puppy_training_extra"] ?? 0
+            g[ActivityCategory.rest.ordinal] += adjust["puppy_rest_extra"] ?? 0
+        case .senior:
+            g[0] *= adjust["senior_physical_factor"] ?? 1
+            g[ActivityCategory.mental.ordinal] += adjust["senior_mental_extra"] ?? 0
+            g[ActivityCategory.rest.ordinal] += adjust["senior_rest_extra"] ?? 0
+        case .adult: break
+        }
+        if weightStatus == .over { g[0] *= adjust["overweight_physical_factor"] ?? 1 }
+        goals = g.map { ($0 * 10).rounded() / 10 }
+
+        let fit = weights.individualFit
+        var target = pet.species == .dog ? Double(pet.breed?[.energy] ?? 3) : 3
+        if lifeStage == .senior { target += fit["senior_intensity_shift"] ?? 0 }
+        if lifeStage == .puppy { target += fit["puppy_intensity_shift"] ?? 0 }
+        if weightStatus == .over { target = min(target, fit["overweight_intensity_cap"] ?? 5) }
+        var cap = (value: 5, because: PetCondition?.none)
+        for c in PetCondition.allCases where pet.conditions.contains(c) {
+            if let m = limits.conditionMaxIntensity[c.rawValue], m < cap.value { cap = (m, c) }
+        }
+        maxIntensity = cap
+        targetIntensity = min(Double(cap.value), max(1, min(5, target)))
+    }
+}

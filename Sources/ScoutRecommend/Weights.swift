@@ -1,0 +1,201 @@
+import Foundation
+import ScoutCore
+import ScoutJSON
+
+/// Every number the recommender decides with: term weights, goal tables, rule limits
+/// (`data/weights.json`, documented in `docs/recommender.md`). Versioned: each response names
+/// ``version``; bump it whenever a number changes.
+public struct RecommenderWeights: Sendable {
+    /// `YYYY-MM-DD.N`.
+    public var version: String
+
+    /// The five terms of an activity's score, by name: `needs_gap`, `individual_fit`,
+    /// `enjoyment`, `novelty`, `context`.
+    public var activityTerms: [String: Double]
+    /// How many pseudo-observations an untried activity borrows from its category's enjoyment.
+    public var categoryPriorStrength: Double
+    /// Feedback loses half its weight after this many days.
+    public var feedbackHalfLifeDays: Double
+    /// Days after which an activity counts as entirely new again.
+    public var noveltyDays: Double
+
+    /// Life-stage thresholds per species.
+    public var lifeStages: [Species: LifeStageRule]
+    /// Weekly goals per species (dogs read theirs from breed traits, see ``DogGoalTable``).
+    public var speciesGoals: [Species: [Double]]
+    /// Dogs' goal tables indexed by trait value 1–5.
+    public var dogGoals: DogGoalTable
+    /// Goal changes by life stage, coat and weight.
+    public var goalAdjustments: [String: Double]
+    /// Individual-fit parameters.
+    public var individualFit: [String: Double]
+    /// Hard-rule limits.
+    public var rules: RuleLimits
+
+    /// Place-ranking weights: `dogs` and `gyms`, each term by name.
+    public var places: [String: [String: Double]]
+
+    /// Life-stage thresholds of one species.
+    public struct LifeStageRule: Sendable {
+        /// Younger than this is a puppy (kitten, kit…).
+        public var puppyUntilYears: Double
+        /// Dogs of large and giant breeds stay puppies until this age.
+        public var largePuppyUntilYears: Double
+        /// Senior from this share of the breed's longest life span (dogs with a breed profile).
+        public var seniorFromLifeSpanShare: Double?
+        /// Senior from this age when no life span is known.
+        public var seniorFromYears: Double
+    }
+
+    /// Dogs' weekly goals by the value (1–5) of the trait each category reads.
+    public struct DogGoalTable: Sendable {
+        /// Physical minutes by energy level.
+        public var physicalMinutes: [Double]
+        /// Mental sessions by mental-stimulation needs.
+        public var mentalSessions: [Double]
+        /// Social minutes by sociability (mean of playfulness and good-with-dogs, rounded).
+        public var socialMinutes: [Double]
+        /// Training sessions by trainability.
+        public var trainingSessions: [Double]
+        /// Care sessions by shedding.
+        public var careSessions: [Double]
+        /// Rest sessions of an adult.
+        public var restSessions: Double
+    }
+
+    /// The limits the hard rules apply (°C, mm/h, km/h, intensities).
+    public struct RuleLimits: Sendable {
+        /// At most this much precipitation counts as dry.
+        public var dryMmH: Double
+        /// At most this much counts as light rain.
+        public var lightRainMmH: Double
+        /// Sustained wind from which every outdoor activity is off, like a thunderstorm.
+        public var stormWindKmh: Double
+        /// Changes to an activity's temperature range and intensity, by name (see `docs/recommender.md`).
+        public var values: [String: Double]
+        /// Highest intensity allowed with a condition.
+        public var conditionMaxIntensity: [String: Int]
+        /// Change to the highest temperature with a condition.
+        public var conditionMaxC: [String: Double]
+        /// The home radius when a request gives none, metres.
+        public var homeRadiusM: Double
+
+        /// A named value (0 when absent).
+        public subscript(_ name: String) -> Double { values[name] ?? 0 }
+    }
+
+    /// The weight of a term, 0 when absent.
+    public func weight(_ term: String) -> Double { activityTerms[term] ?? 0 }
+
+    /// The terms of an activity's score, in the order responses list them.
+    public static let activityTermNames = ["needs_gap", "individual_fit", "enjoyment", "novelty", "context"]
+
+    /// A copy with some term weights replaced (a request's `weights` object): keys must be
+    /// term names of `group` (`activity`, `dogs` or `gyms`), values 0–100.
+    public func overriding(_ json: JSONValue?, group: String, path: String) throws(ScoutError) -> RecommenderWeights {
+        guard let json else { return self }
+        let f = try FieldReader(json, path: path)
+        var copy = self
+        let names = group == "activity" ? RecommenderWeights.activityTermNames : Array((places[group] ?? [:]).keys.filter { $0 != "scale_share_of_radius" }).sorted()
+        for (key, _) in f.members {
+            guard names.contains(key) else {
+                throw ScoutError(.invalidRequest, "unknown weight; known: \(names.joined(separator: ", "))", path: f.at(key))
+            }
+            let value = try f.number(key, in: 0...100)
+            if group == "activity" { copy.activityTerms[key] = value } else { copy.places[group]?[key] = value }
+        }
+        return copy
+    }
+
+    /// Reads `weights.json`.
+    public static func load(path: String) throws(ScoutError) -> RecommenderWeights {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ScoutError(.notFound, "the recommender weights could not be read", path: "weights")
+        }
+        let json: JSONValue
+        do throws(JSONParseError) { json = try JSONReader.parse([UInt8](data)) } catch {
+            throw ScoutError(.parseError, "the recommender weights are not valid JSON: \(error.description)", path: "weights")
+        }
+        return try parse(json)
+    }
+
+    /// Reads the weights from their JSON form; errors name the field.
+    public static func parse(_ json: JSONValue) throws(ScoutError) -> RecommenderWeights {
+        let top = try FieldReader(json, path: "")
+        func required(_ f: FieldReader, _ key: String) throws(ScoutError) -> FieldReader {
+            guard let o = try f.object(key) else { throw ScoutError(.parseError, "\(key) is required", path: f.at(key)) }
+            return o
+        }
+        func numbers(_ f: FieldReader) throws(ScoutError) -> [String: Double] {
+            var out: [String: Double] = [:]
+            for (k, v) in f.members where v.double != nil { out[k] = try f.number(k, in: -1000...100_000) }
+            return out
+        }
+        func table(_ f: FieldReader, _ key: String) throws(ScoutError) -> [Double] {
+            let a = try f.array(key, maxCount: 5)
+            guard a.count == 5 else { throw ScoutError(.parseError, "\(key) needs 5 values, one per trait level", path: f.at(key)) }
+            var out: [Double] = []
+            for (i, x) in a.enumerated() {
+                guard let d = x.double, d >= 0 else { throw ScoutError(.parseError, "a goal is a number ≥ 0", path: "\(f.at(key))[\(i)]") }
+                out.append(d)
+            }
+            return out
+        }
+        let terms = try numbers(try required(top, "activity_terms"))
+        for name in activityTermNames where terms[name] == nil {
+            throw ScoutError(.parseError, "activity_terms.\(name) is required", path: "activity_terms")
+        }
+        let enjoyment = try required(top, "enjoyment")
+        let stagesJSON = try required(top, "life_stages")
+        var stages: [Species: LifeStageRule] = [:]
+        let goalsJSON = try required(top, "goals")
+        var speciesGoals: [Species: [Double]] = [:]
+        for s in Species.allCases {
+            let st = try required(stagesJSON, s.rawValue)
+            let puppy = try st.number("puppy_until_years", in: 0...50)
+            var senior = try st.optionalNumber("senior_from_years", in: 0...100)
+            if senior == nil { senior = try st.number("senior_without_breed_years", in: 0...100) }
+            stages[s] = LifeStageRule(
+                puppyUntilYears: puppy,
+                largePuppyUntilYears: try st.optionalNumber("large_puppy_until_years", in: 0...50) ?? puppy,
+                seniorFromLifeSpanShare: try st.optionalNumber("senior_from_life_span_share", in: 0...1),
+                seniorFromYears: senior!)
+            if s == .dog { continue }
+            let g = try required(goalsJSON, s.rawValue)
+            var goals: [Double] = []
+            for c in ActivityCategory.allCases { goals.append(try g.number("\(c.rawValue)_\(c.unit)", in: 0...10_000)) }
+            speciesGoals[s] = goals
+        }
+        let dog = try required(goalsJSON, "dog")
+        let dogGoals = DogGoalTable(
+            physicalMinutes: try table(dog, "physical_minutes_by_energy"),
+            mentalSessions: try table(dog, "mental_sessions_by_mental_stimulation"),
+            socialMinutes: try table(dog, "social_minutes_by_sociability"),
+            trainingSessions: try table(dog, "training_sessions_by_trainability"),
+            careSessions: try table(dog, "care_sessions_by_shedding"),
+            restSessions: try dog.number("rest_sessions", in: 0...1000))
+        let rulesJSON = try required(top, "rules")
+        var conditionIntensity: [String: Int] = [:]
+        for (k, v) in try numbers(try required(rulesJSON, "condition_max_intensity")) { conditionIntensity[k] = Int(v) }
+        let rules = RuleLimits(
+            dryMmH: try rulesJSON.number("dry_mm_h", in: 0...100),
+            lightRainMmH: try rulesJSON.number("light_rain_mm_h", in: 0...100),
+            stormWindKmh: try rulesJSON.number("storm_wind_kmh", in: 0...500),
+            values: try numbers(rulesJSON),
+            conditionMaxIntensity: conditionIntensity,
+            conditionMaxC: try numbers(try required(rulesJSON, "condition_max_c")),
+            homeRadiusM: try rulesJSON.number("home_radius_m", in: 1...100_000))
+        let placesJSON = try required(top, "places")
+        var places: [String: [String: Double]] = [:]
+        for group in ["dogs", "gyms"] { places[group] = try numbers(try required(placesJSON, group)) }
+        return RecommenderWeights(
+            version: try top.string("version", maxBytes: 40), activityTerms: terms,
+            categoryPriorStrength: try enjoyment.number("category_prior_strength", in: 0...1000),
+            feedbackHalfLifeDays: try enjoyment.number("half_life_days", in: 1...100_000),
+            noveltyDays: try top.number("novelty_days", in: 1...365),
+            lifeStages: stages, speciesGoals: speciesGoals, dogGoals: dogGoals,
+            goalAdjustments: try numbers(try required(top, "goal_adjustments")),
+            individualFit: try numbers(try required(top, "individual_fit")),
+            rules: rules, places: places)
+    }
+}
