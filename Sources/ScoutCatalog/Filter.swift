@@ -32,6 +32,9 @@ public struct RecordFilter: Sendable {
     /// True when there is no condition.
     public var isEmpty: Bool { tests.isEmpty }
 
+    /// This filter with one more condition (the recommender's hard filters).
+    public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter { RecordFilter(tests: tests + [test]) }
+
     /// The fields a dog filter takes.
     public static let dogFields = ["breed", "size", "sex", "age_years", "weight_kg", "available", "owner_experience",
                                    "temperament", "excitability", "experience_needed", "handler_experience"]

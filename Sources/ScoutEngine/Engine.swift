@@ -4,6 +4,7 @@ import ScoutGeodesy
 import ScoutGeometry
 import ScoutIndex
 import ScoutJSON
+import ScoutRecommend
 import ScoutText
 import Synchronization
 
@@ -34,10 +35,15 @@ public final class Engine: Sendable {
     /// How dogs' locations leave the engine.
     public let privacy: LocationPrivacy
 
+    /// The activity recommender and the ranking weights (`nil` without a data directory:
+    /// ranking and recommending ops then fail with `not_found`).
+    public let recommender: Recommender?
+
     /// Creates an empty engine over reference data.
-    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate) {
+    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate, recommender: Recommender? = nil) {
         self.catalog = catalog
         self.privacy = privacy
+        self.recommender = recommender
     }
 
     /// The point set of a kind, created on first use when `create` is true.

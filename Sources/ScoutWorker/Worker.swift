@@ -2,6 +2,8 @@ import ScoutCatalog
 import ScoutCore
 import ScoutEngine
 import ScoutJSON
+import ScoutRecommend
+import ScoutSchedule
 import ScoutTime
 
 /// The `scout serve` protocol: one JSON request object in, one JSON response line out.
@@ -34,7 +36,8 @@ public final class Worker: Sendable {
             case .response: return true
             case .request(_, let body):
                 switch body["op"]?.string {
-                case "ping", "stats", "search", "nearest", "place", "breed": return true
+                case "ping", "stats", "search", "nearest", "place", "breed",
+                     "recommend_activities", "progress", "schedule", "recommend_dogs", "rank_gyms": return true
                 default: return false
                 }
             }
@@ -170,13 +173,24 @@ public final class Worker: Sendable {
                 throw ScoutError(.notFound, "no breed of that name; mixed and unknown breeds use the Mixed profile", path: "name")
             }
             writeBreed(b, &w)
+        case "recommend_activities":
+            try recommendActivities(f, &w)
+        case "progress":
+            try progress(f, &w)
+        case "schedule":
+            Schedule.compute(try ScheduleRequest.read(f.object)).write(into: &w)
+        case "recommend_dogs":
+            try recommendDogs(f, &w)
+        case "rank_gyms":
+            try rankGyms(f, &w)
         default:
             throw ScoutError(.unknownOp, "unknown op \"\(op.prefix(40))\"; known: \(Worker.operations.joined(separator: ", "))", path: "op")
         }
     }
 
     /// Every op the worker knows.
-    public static let operations = ["ping", "stats", "load", "upsert", "remove", "search", "nearest", "place", "breed"]
+    public static let operations = ["ping", "stats", "load", "upsert", "remove", "search", "nearest", "place", "breed",
+                                    "recommend_activities", "progress", "schedule", "recommend_dogs", "rank_gyms"]
 
     /// Place names resolved while reading a request, by field.
     struct ResolvedPlaces {
@@ -184,7 +198,7 @@ public final class Worker: Sendable {
     }
 
     /// A point field that is either `{"lat","lon"}` or `{"place", "country"?}`.
-    private func location(_ f: RequestFields, _ key: String, _ places: inout ResolvedPlaces) throws(ScoutError) -> GeoPoint {
+    func location(_ f: RequestFields, _ key: String, _ places: inout ResolvedPlaces) throws(ScoutError) -> GeoPoint {
         guard let v = f.object[key], v["place"] != nil else { return try f.point(key) }
         let fields = RequestFields(object: v)
         guard let name = v["place"]?.string else { throw ScoutError(.invalidRequest, "place must be a string", path: "\(key).place") }
@@ -194,12 +208,12 @@ public final class Worker: Sendable {
     }
 
     /// The date ages are computed on: the request's `now`, else today (UTC).
-    private func today(_ f: RequestFields) throws(ScoutError) -> LocalDate {
+    func today(_ f: RequestFields) throws(ScoutError) -> LocalDate {
         guard let now = try f.optionalString("now") else { return LocalDate.today }
         return try Instant.parse(now, path: "now").localDate
     }
 
-    private func filter(_ f: RequestFields, kind: String) throws(ScoutError) -> RecordFilter {
+    func filter(_ f: RequestFields, kind: String) throws(ScoutError) -> RecordFilter {
         guard let v = f.object["filter"], v != .null else { return .all }
         return try RecordFilter.parse(v, kind: kind, today: try today(f))
     }
@@ -242,42 +256,50 @@ public final class Worker: Sendable {
         w.objectStart()
         w.key("total"); w.int(r.total)
         if let next = r.nextAfter { w.key("next_after"); w.string(next) }
-        if !places.list.isEmpty {
-            // Keyed by the request field the place name was given in ("near", "from").
-            w.key("resolved"); w.objectStart()
-            for (field, resolution) in places.list {
-                w.key(field); writePlace(resolution.place, alternatives: resolution.alternatives, &w)
-            }
-            w.objectEnd()
-        }
+        writeResolved(places, &w)
         w.key("results"); w.arrayStart()
-        for h in r.hits {
-            w.objectStart()
-            w.key("id"); w.string(h.id)
-            w.key("kind"); w.string(h.kind)
-            w.key("lat"); w.number(h.point.lat)
-            w.key("lon"); w.number(h.point.lon)
-            if h.isApproximate { w.key("approximate"); w.bool(true) }
-            if let d = h.distance { w.key("distance_m"); w.number(d, decimals: h.isApproximate ? 0 : 3) }
-            if let rating = h.rating { w.key("rating"); w.number(rating, decimals: 4) }
-            if let score = h.relevance { w.key("relevance"); w.number(score, decimals: 4) }
-            if case .dog(let d) = h.record {
-                w.key("age_years"); w.number(d.ageYears(on: today), decimals: 1)
-                w.key("size"); w.string(d.sizeClass.rawValue)
-                w.key("breed_profile"); w.string(d.breed.name)
-            }
-            if fields && !h.fields.isEmpty {
-                w.key("fields"); w.objectStart()
-                for (k, v) in h.fields { w.key(k); w.value(v) }
-                w.objectEnd()
-            }
-            w.objectEnd()
-        }
+        for h in r.hits { writeHit(h, today: today, fields: fields, &w) }
         w.arrayEnd()
         w.objectEnd()
     }
 
-    private func writePlace(_ p: Place, alternatives: [Place]? = nil, _ w: inout JSONWriter) {
+    /// `"resolved"`: the place names read, keyed by the request field they were given in
+    /// ("near", "from"); nothing when there were none.
+    func writeResolved(_ places: ResolvedPlaces, _ w: inout JSONWriter) {
+        guard !places.list.isEmpty else { return }
+        w.key("resolved"); w.objectStart()
+        for (field, resolution) in places.list {
+            w.key(field); writePlace(resolution.place, alternatives: resolution.alternatives, &w)
+        }
+        w.objectEnd()
+    }
+
+    /// One result object; `extra` writes more members before it closes (scores).
+    func writeHit(_ h: SearchHit, today: LocalDate, fields: Bool, _ w: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }) {
+        w.objectStart()
+        w.key("id"); w.string(h.id)
+        w.key("kind"); w.string(h.kind)
+        w.key("lat"); w.number(h.point.lat)
+        w.key("lon"); w.number(h.point.lon)
+        if h.isApproximate { w.key("approximate"); w.bool(true) }
+        if let d = h.distance { w.key("distance_m"); w.number(d, decimals: h.isApproximate ? 0 : 3) }
+        if let rating = h.rating { w.key("rating"); w.number(rating, decimals: 4) }
+        if let score = h.relevance { w.key("relevance"); w.number(score, decimals: 4) }
+        if case .dog(let d) = h.record {
+            w.key("age_years"); w.number(d.ageYears(on: today), decimals: 1)
+            w.key("size"); w.string(d.sizeClass.rawValue)
+            w.key("breed_profile"); w.string(d.breed.name)
+        }
+        if fields && !h.fields.isEmpty {
+            w.key("fields"); w.objectStart()
+            for (k, v) in h.fields { w.key(k); w.value(v) }
+            w.objectEnd()
+        }
+        extra(&w)
+        w.objectEnd()
+    }
+
+    func writePlace(_ p: Place, alternatives: [Place]? = nil, _ w: inout JSONWriter) {
         w.objectStart()
         w.key("name"); w.string(p.name)
         w.key("country"); w.string(p.country)

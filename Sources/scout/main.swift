@@ -1,5 +1,6 @@
 import ScoutCatalog
 import ScoutEngine
+import ScoutRecommend
 import ScoutWorker
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,7 @@ func log(_ message: String) {
 let usage = """
     usage: scout serve [--data DIR] [--exact-dog-locations] [--load PATH[:KIND]]...
                JSON Lines worker on stdin/stdout (docs/protocol.md). --data names the directory
-               with breeds.csv and places.tsv (default: ./data when it exists). Dogs' locations
+               with breeds.csv, places.tsv, activities.json and weights.json (default: ./data when it exists). Dogs' locations
                leave approximately unless --exact-dog-locations is given.
            scout version
     """
@@ -55,10 +56,14 @@ case "serve":
         }
     }
     var catalog = Catalog()
+    var recommender: Recommender?
     if let dataDirectory {
         do {
             catalog = try Catalog.load(dataDirectory: dataDirectory)
-            log("reference data from \(dataDirectory): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places")
+            let r = try Recommender.load(dataDirectory: dataDirectory, breeds: catalog.breeds)
+            recommender = r
+            log("reference data from \(dataDirectory): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places, "
+                + "\(r.catalog.activities.count) activities (catalogue \(r.catalog.version), weights \(r.weights.version))")
         } catch {
             log("could not load reference data from \(dataDirectory): \(error)")
             exit(1)
@@ -66,7 +71,7 @@ case "serve":
     } else {
         log("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
     }
-    let engine = Engine(catalog: catalog, privacy: privacy)
+    let engine = Engine(catalog: catalog, privacy: privacy, recommender: recommender)
     for (path, kind) in loads {
         do {
             let n = try engine.load(path: path, kind: kind)

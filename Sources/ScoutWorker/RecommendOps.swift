@@ -1,0 +1,285 @@
+import ScoutCatalog
+import ScoutCore
+import ScoutEngine
+import ScoutJSON
+import ScoutRecommend
+import ScoutSchedule
+import ScoutSolar
+import ScoutTime
+
+/// The recommender's ops: `recommend_activities`, `progress`, `recommend_dogs`, `rank_gyms`
+/// (`docs/protocol.md`, `docs/recommender.md`). `schedule` is one call into ScoutSchedule.
+extension Worker {
+    /// Most log entries or feedback items in one request.
+    static let maximumHistory = 10_000
+    /// Most forecast hours in one request.
+    static let maximumForecast = 72
+
+    func recommendActivities(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        let r = try engine.requireRecommender()
+        let body = FieldReader(f.object.members ?? [], path: "")
+        var places = ResolvedPlaces()
+        let (pet, now, zone) = try petAndClock(body, r)
+        var location: GeoPoint?
+        if f.has("location") { location = try self.location(f, "location", &places) }
+        var home: (point: GeoPoint, radiusM: Double)?
+        if f.has("home") {
+            let point = try self.location(f, "home", &places)
+            let radius = try FieldReader(f.object["home"]!, path: "home").optionalNumber("radius_m", in: 1...100_000)
+            home = (point, radius ?? r.weights.rules.homeRadiusM)
+        }
+        guard let here = location ?? home?.point else {
+            throw ScoutError(.invalidRequest, "location is required (or home, when the pet is at home)", path: "location")
+        }
+        guard let weatherReader = try body.object("weather") else {
+            throw ScoutError(.invalidRequest, "weather is required: {\"temperature_c\", \"precipitation_mm_h\", \"condition\", \"wind_kmh\"}", path: "weather")
+        }
+        var forecast: [(at: Instant, weather: Weather)] = []
+        for (i, v) in try weatherReader.array("forecast", maxCount: Worker.maximumForecast).enumerated() {
+            let e = try FieldReader(v, path: "weather.forecast[\(i)]")
+            forecast.append((try Instant.parse(try e.string("at", maxBytes: 40), path: e.at("at")), try Weather.read(e)))
+        }
+        var nearby: Set<String>?
+        if body["nearby"] != nil {
+            var set = Set<String>()
+            for (i, v) in try body.array("nearby", maxCount: 20).enumerated() {
+                guard let s = v.string, Worker.placeWords.contains(s) else {
+                    throw ScoutError(.invalidRequest, "nearby places are among \(Worker.placeWords.joined(separator: ", "))", path: "nearby[\(i)]")
+                }
+                set.insert(s)
+            }
+            nearby = set
+        }
+        let context = RecommendationContext(
+            now: now, zone: zone, location: here, home: home, weather: try Weather.read(weatherReader), forecast: forecast,
+            busy: try BusyInterval.readList(body, key: "busy"), wakingHours: try WakingHours.read(body, key: "waking_hours"),
+            nearby: nearby, hasGarden: try body.bool("has_garden", default: true))
+        var seed: UInt64?
+        if body["seed"] != nil { seed = UInt64(try body.integer("seed", in: 0...(1 << 53))) }
+        let request = ActivityRequest(
+            pet: pet, context: context, log: try log(body, r), feedback: try feedback(body, r),
+            count: try body.integer("count", in: 1...10, default: 2),
+            mode: ActivityRequest.Mode(rawValue: try body.oneOf("mode", ActivityRequest.Mode.allCases.map(\.rawValue), default: "explore"))!,
+            seed: seed, weights: try r.weights.overriding(body["weights"], group: "activity", path: "weights"))
+        let answer = r.recommendActivities(request)
+
+        w.objectStart()
+        w.key("weights_version"); w.string(answer.weightsVersion)
+        w.key("catalogue_version"); w.string(answer.catalogueVersion)
+        w.key("mode"); w.string(answer.mode.rawValue)
+        w.key("seed"); w.int(Int(answer.seed & ((1 << 53) - 1)))
+        writeResolved(places, &w)
+        w.key("pet"); writeNeeds(answer.needs, &w)
+        w.key("context"); w.objectStart()
+        w.key("local_time"); w.string(context.local(now.seconds).rfc3339)
+        w.key("daylight"); w.string(answer.daylight.rawValue)
+        w.key("away"); w.bool(answer.away)
+        w.objectEnd()
+        w.key("recommendations"); writeRecommendations(answer.recommendations, &w)
+        w.key("excluded"); w.arrayStart()
+        for x in answer.excluded {
+            w.objectStart()
+            w.key("activity"); w.string(x.activity.id)
+            w.key("name"); w.string(x.activity.name)
+            w.key("reasons"); w.arrayStart()
+            for reason in x.reasons {
+                w.objectStart(); w.key("code"); w.string(reason.code.rawValue); w.key("message"); w.string(reason.message); w.objectEnd()
+            }
+            w.arrayEnd()
+            w.objectEnd()
+        }
+        w.arrayEnd()
+        w.key("next_window")
+        if let next = answer.nextWindow {
+            w.objectStart()
+            w.key("at"); w.string(next.at.rfc3339)
+            w.key("recommendations"); writeRecommendations(next.recommendations, &w)
+            w.objectEnd()
+        } else {
+            w.null()
+        }
+        w.objectEnd()
+    }
+
+    func progress(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        let r = try engine.requireRecommender()
+        let body = FieldReader(f.object.members ?? [], path: "")
+        let (pet, now, zone) = try petAndClock(body, r)
+        var first = now.localDate.adding(days: -(now.localDate.weekday - 1))
+        if let text = try body.optionalString("week_start", maxBytes: 20) { first = try LocalDate.parse(text, path: "week_start") }
+        func midnight(_ d: LocalDate) -> Instant {
+            if let zone { return zone.instant(of: LocalDateTime(date: d, hour: 0, minute: 0)!) }
+            return Instant(seconds: d.daysSinceEpoch * 86_400 - Int64(now.utcOffsetSeconds), utcOffsetSeconds: now.utcOffsetSeconds)
+        }
+        let p = r.progress(pet: pet, log: try log(body, r), from: midnight(first), to: midnight(first.adding(days: 7)))
+        w.objectStart()
+        w.key("weights_version"); w.string(r.weights.version)
+        w.key("week"); w.objectStart()
+        w.key("start"); w.string(p.start.rfc3339)
+        w.key("end"); w.string(p.end.rfc3339)
+        w.objectEnd()
+        w.key("pet"); writeNeeds(p.needs, &w)
+        w.key("categories"); w.arrayStart()
+        for c in p.categories {
+            w.objectStart()
+            w.key("category"); w.string(c.category.rawValue)
+            w.key("unit"); w.string(c.category.unit)
+            w.key("done"); w.number(c.done, decimals: 1)
+            w.key("goal"); w.number(c.goal, decimals: 1)
+            w.key("share"); if let s = c.share { w.number(s, decimals: 4) } else { w.null() }
+            w.key("met"); w.bool(c.missing == 0)
+            w.objectEnd()
+        }
+        w.arrayEnd()
+        w.key("share_met"); w.number(p.shareMet, decimals: 4)
+        w.key("biggest_gap")
+        if let g = p.biggestGap {
+            w.objectStart()
+            w.key("category"); w.string(g.category.rawValue)
+            w.key("unit"); w.string(g.category.unit)
+            w.key("missing"); w.number(g.missing, decimals: 1)
+            w.objectEnd()
+        } else {
+            w.null()
+        }
+        w.objectEnd()
+    }
+
+    func recommendDogs(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        let r = try engine.requireRecommender()
+        let body = FieldReader(f.object.members ?? [], path: "")
+        var places = ResolvedPlaces()
+        var met = Set<String>()
+        for (i, v) in try body.array("met", maxCount: Worker.maximumHistory).enumerated() {
+            switch v {
+            case .string(let s): met.insert(s)
+            case .number(let t): met.insert(t)
+            default: throw ScoutError(.invalidRequest, "met holds dog ids", path: "met[\(i)]")
+            }
+        }
+        let q = DogMatchQuery(
+            from: try location(f, "from", &places), radius: try distance(body, "radius_m", default: 5000),
+            experience: try body.number("experience", in: 1...5), bringsDog: try body.bool("has_dog", default: false),
+            activityLevel: try body.optionalNumber("activity_level", in: 1...5) ?? 3, met: met,
+            limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "dog"),
+            weights: try r.weights.overriding(body["weights"], group: "dogs", path: "weights"))
+        try writeRanked(try engine.recommendDogs(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
+    }
+
+    func rankGyms(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        let r = try engine.requireRecommender()
+        let body = FieldReader(f.object.members ?? [], path: "")
+        var places = ResolvedPlaces()
+        let now = try Instant.parse(try body.string("now", maxBytes: 40), path: "now")
+        let q = GymRankQuery(
+            from: try location(f, "from", &places), radius: try distance(body, "radius_m", default: 4000), now: now,
+            limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "gym"),
+            weights: try r.weights.overriding(body["weights"], group: "gyms", path: "weights"))
+        try writeRanked(try engine.rankGyms(q), places, today: now.localDate, fields: try f.bool("fields", default: true), &w)
+    }
+
+    // MARK: Reading
+
+    /// The place words `nearby` takes.
+    static let placeWords = ["park", "beach", "dog_park", "trail", "water", "city"]
+
+    /// `pet`, `now` and the optional `timezone`.
+    private func petAndClock(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> (PetProfile, Instant, Zone?) {
+        guard let petJSON = body["pet"] else { throw ScoutError(.invalidRequest, "pet is required", path: "pet") }
+        let pet = try PetProfile.read(petJSON, breeds: r.breeds, path: "pet")
+        let now = try Instant.parse(try body.string("now", maxBytes: 40), path: "now")
+        var zone: Zone?
+        if let id = try body.optionalString("timezone", maxBytes: 64) { zone = try engine.catalog.zones.zone(id, path: "timezone") }
+        guard pet.birthDate <= now.localDate else { throw ScoutError(.invalidRequest, "birth_date is after now", path: "pet.birth_date") }
+        return (pet, now, zone)
+    }
+
+    /// A distance in metres, up to 200 km.
+    private func distance(_ body: FieldReader, _ key: String, default value: Double) throws(ScoutError) -> Double {
+        guard body[key] != nil else { return value }
+        let d = try body.number(key, in: 0...Double.greatestFiniteMagnitude)
+        guard d <= 200_000 else { throw ScoutError(.limitExceeded, "\(key) must be at most 200 km", path: key) }
+        return d
+    }
+
+    /// `log`: `[{"activity", "start", "minutes"}]`; activities must be in the catalogue.
+    private func log(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> [LogEntry] {
+        var out: [LogEntry] = []
+        for (i, v) in try body.array("log", maxCount: Worker.maximumHistory).enumerated() {
+            let e = try FieldReader(v, path: "log[\(i)]")
+            out.append(LogEntry(activity: try knownActivity(e, r), start: try Instant.parse(try e.string("start", maxBytes: 40), path: e.at("start")),
+                                minutes: try e.number("minutes", in: 0...1440)))
+        }
+        return out
+    }
+
+    /// `feedback`: `[{"activity", "rating", "at"}]`.
+    private func feedback(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> [Feedback] {
+        var out: [Feedback] = []
+        for (i, v) in try body.array("feedback", maxCount: Worker.maximumHistory).enumerated() {
+            let e = try FieldReader(v, path: "feedback[\(i)]")
+            out.append(Feedback(activity: try knownActivity(e, r),
+                                rating: Enjoyment(rawValue: try e.oneOf("rating", Enjoyment.allCases.map(\.rawValue)))!,
+                                at: try Instant.parse(try e.string("at", maxBytes: 40), path: e.at("at"))))
+        }
+        return out
+    }
+
+    private func knownActivity(_ e: FieldReader, _ r: Recommender) throws(ScoutError) -> String {
+        let id = try e.string("activity", maxBytes: 100)
+        guard r.catalog.activity(id: id) != nil else {
+            throw ScoutError(.invalidRequest, "unknown activity; ids are listed in docs/activities.md", path: e.at("activity"))
+        }
+        return id
+    }
+
+    // MARK: Writing
+
+    private func writeNeeds(_ n: PetNeeds, _ w: inout JSONWriter) {
+        w.objectStart()
+        w.key("age_years"); w.number(n.ageYears, decimals: 1)
+        w.key("life_stage"); w.string(n.lifeStage.rawValue)
+        w.key("weight_status"); w.string(n.weightStatus.rawValue)
+        w.key("target_intensity"); w.number(n.targetIntensity, decimals: 1)
+        w.key("weekly_goals"); w.objectStart()
+        for c in ActivityCategory.allCases {
+            w.key(c.rawValue); w.objectStart()
+            w.key(c.unit); w.number(n.goals[c.ordinal], decimals: 1)
+            w.objectEnd()
+        }
+        w.objectEnd()
+        w.objectEnd()
+    }
+
+    private func writeRecommendations(_ list: [ActivityRecommendation], _ w: inout JSONWriter) {
+        w.arrayStart()
+        for rec in list {
+            let a = rec.activity
+            w.objectStart()
+            w.key("activity"); w.string(a.id)
+            w.key("name"); w.string(a.name)
+            w.key("category"); w.string(a.category.rawValue)
+            w.key("mode"); w.string(rec.mode.rawValue)
+            w.key("intensity"); w.int(a.intensity)
+            w.key("minutes"); w.int(a.minutes)
+            rec.breakdown.write(into: &w)
+            w.key("reasons"); w.arrayStart(); for s in rec.reasons { w.string(s) }; w.arrayEnd()
+            w.key("how"); w.string(a.how)
+            w.objectEnd()
+        }
+        w.arrayEnd()
+    }
+
+    private func writeRanked(_ r: RankedResult, _ places: ResolvedPlaces, today: LocalDate, fields: Bool, _ w: inout JSONWriter) throws(ScoutError) {
+        w.objectStart()
+        w.key("weights_version"); w.string(r.weightsVersion)
+        w.key("total"); w.int(r.total)
+        writeResolved(places, &w)
+        w.key("results"); w.arrayStart()
+        for h in r.hits {
+            writeHit(h.hit, today: today, fields: fields, &w) { w in h.breakdown.write(into: &w) }
+        }
+        w.arrayEnd()
+        w.objectEnd()
+    }
+}
