@@ -44,6 +44,20 @@ let package = Package(
             path: "Benchmarks/SpatialBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // (pet, activity) scores per second through the recommender, library and worker.
+        .executableTarget(
+            name: "RecommenderThroughput",
+            dependencies: [
+                .product(name: "ScoutRecommend", package: "Scout"),
+                .product(name: "ScoutSchedule", package: "Scout"),
+                .product(name: "ScoutEngine", package: "Scout"),
+                .product(name: "ScoutWorker", package: "Scout"),
+                .product(name: "ScoutCatalog", package: "Scout"),
+                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutJSON", package: "Scout"),
+                .product(name: "ScoutTime", package: "Scout"),
+            ]
+        ),
         // Filtered and text+geo queries on the sample catalogue, unfiltered as the baseline.
         .executableTarget(
             name: "CatalogBenchmarks",

@@ -38,6 +38,9 @@ public enum ActivityCategory: String, Sendable, CaseIterable, Comparable {
 /// A pet's life stage. `puppy` is the young stage of every species.
 public enum LifeStage: String, Sendable, CaseIterable {
     case puppy, adult, senior
+
+    /// A bit position per stage.
+    var bit: UInt8 { self == .puppy ? 0 : self == .adult ? 1 : 2 }
 }
 
 /// Where an activity happens.
@@ -65,7 +68,9 @@ public enum RainTolerance: String, Sendable, Comparable {
 }
 
 /// One activity of the catalogue (`data/activities.json`, documented in `docs/activities.md`).
-public struct Activity: Sendable {
+/// A class: the catalogue shares each activity, and scoring passes them around without
+/// copying their strings and sets.
+public final class Activity: Sendable {
     /// Stable identifier (`brisk_walk`).
     public let id: String
     /// Display name ("Brisk walk").
@@ -98,6 +103,35 @@ public struct Activity: Sendable {
     public let how: String
     /// Plain-language benefits, used in reasons.
     public let benefits: [String]
+
+    /// Creates an activity (the catalogue's loader checks the ranges).
+    public init(id: String, name: String, species: Set<Species>, category: ActivityCategory, setting: ActivitySetting,
+                intensity: Int, minutes: Int, needsDaylight: Bool, temperatureC: ClosedRange<Double>, rain: RainTolerance,
+                maxWindKmh: Double, ages: Set<LifeStage>, place: String?, awayOK: Bool, how: String, benefits: [String]) {
+        self.id = id
+        self.name = name
+        self.species = species
+        self.category = category
+        self.setting = setting
+        self.intensity = intensity
+        self.minutes = minutes
+        self.needsDaylight = needsDaylight
+        self.temperatureC = temperatureC
+        self.rain = rain
+        self.maxWindKmh = maxWindKmh
+        self.ages = ages
+        ageBits = ages.reduce(0) { $0 | (1 << $1.bit) }
+        self.place = place
+        self.awayOK = awayOK
+        self.how = how
+        self.benefits = benefits
+    }
+
+    /// ``ages`` as bits (`1 << stage.bit`), for the hot path.
+    let ageBits: UInt8
+
+    /// Whether it suits a life stage.
+    @inline(__always) public func suits(_ stage: LifeStage) -> Bool { ageBits & (1 << stage.bit) != 0 }
 
     /// Whether it can be done inside (so weather and darkness never rule it out).
     public var canBeIndoors: Bool { setting != .outdoor }

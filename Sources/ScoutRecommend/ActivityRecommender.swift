@@ -153,7 +153,7 @@ public final class Recommender: Sendable {
         var eligible: [(index: Int, mode: ActivityMode)] = []
         for i in indices {
             reasons.removeAll(keepingCapacity: true)
-            if let mode = rules.check(catalog.activities[i], start: ctx.now.seconds, into: &reasons) {
+            if let mode = rules.check(catalog.activities[i], start: ctx.now.seconds, explain: true, into: &reasons) {
                 eligible.append((i, mode))
             } else {
                 excluded.append(ExcludedActivity(activity: catalog.activities[i], reasons: reasons))
@@ -167,8 +167,7 @@ public final class Recommender: Sendable {
             search: while t <= end {
                 var found: [(index: Int, mode: ActivityMode)] = []
                 for i in indices {
-                    reasons.removeAll(keepingCapacity: true)
-                    if let mode = rules.check(catalog.activities[i], start: t, into: &reasons) { found.append((i, mode)) }
+                    if let mode = rules.check(catalog.activities[i], start: t, explain: false, into: &reasons) { found.append((i, mode)) }
                 }
                 if !found.isEmpty {
                     window = NextWindow(at: ctx.local(t), recommendations: pick(found, at: t, count: request.count, state: state, rules: &rules, weights: w))
@@ -183,6 +182,26 @@ public final class Recommender: Sendable {
             recommendations: picked, excluded: excluded, nextWindow: window)
     }
 
+    /// Batch scoring, for ranking jobs: the score of every activity at `now`, by catalogue
+    /// position, with `-infinity` for activities ruled out or of another species. The same
+    /// rules and terms as ``recommendActivities(_:)``, without texts, picking or next window.
+    /// - Complexity: O(A + L + F); no allocation per activity.
+    public func scores(_ request: ActivityRequest, into out: inout [Double]) {
+        let w = request.weights ?? weights
+        let ctx = request.context
+        let needs = PetNeeds(pet: request.pet, on: ctx.now.localDate, weights: w)
+        var rules = RuleBook(pet: request.pet, needs: needs, context: ctx, weights: w)
+        let state = PetState(request: request, needs: needs, catalog: catalog, weights: w)
+        out.removeAll(keepingCapacity: true)
+        out.append(contentsOf: repeatElement(-Double.infinity, count: catalog.activities.count))
+        var none: [Exclusion] = []
+        for i in catalog.indices(for: request.pet.species) {
+            if let mode = rules.check(catalog.activities[i], start: ctx.now.seconds, explain: false, into: &none) {
+                out[i] = state.score(i, mode: mode, at: ctx.now.seconds, rules: &rules, weights: w)
+            }
+        }
+    }
+
     /// Scores the eligible activities, picks `count` from different categories where possible
     /// (best first, ties by id), and writes reasons for the picked ones only.
     private func pick(_ eligible: [(index: Int, mode: ActivityMode)], at t: Int64, count: Int, state: PetState,
@@ -190,7 +209,7 @@ public final class Recommender: Sendable {
         var scored: [(index: Int, mode: ActivityMode, score: Double)] = []
         scored.reserveCapacity(eligible.count)
         for e in eligible {
-            scored.append((e.index, e.mode, state.terms(e.index, mode: e.mode, at: t, rules: &rules, weights: w).score))
+            scored.append((e.index, e.mode, state.score(e.index, mode: e.mode, at: t, rules: &rules, weights: w)))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : catalog.activities[$0.index].id < catalog.activities[$1.index].id }
         var chosen: [(index: Int, mode: ActivityMode)] = []

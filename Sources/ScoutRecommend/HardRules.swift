@@ -54,7 +54,7 @@ public enum ActivityMode: String, Sendable {
 }
 
 /// The hard rules for one pet in one context (`docs/recommender.md`, "Hard rules").
-/// Built once per request; ``check(_:start:into:)`` then costs a few comparisons per activity.
+/// Built once per request; ``check(_:start:explain:into:)`` then costs a few comparisons per activity.
 struct RuleBook {
     let pet: PetProfile
     let needs: PetNeeds
@@ -65,7 +65,11 @@ struct RuleBook {
     let colderBy: [(delta: Double, reason: String)]
     let maxDelta: Double, minDelta: Double
     let away: Bool
-    private var daylightCache: [Int64: Daylight] = [:]
+    /// Limits read once from ``limits`` (dictionary reads are too slow per activity).
+    let seniorMaxIntensity: Double, flatFaceMaxIntensity: Double, flatFaceAboveC: Double
+    let isFlatFaced: Bool
+    /// Light at the instants asked about so far (a request asks about a few dozen).
+    private var daylightCache: [(t: Int64, light: Daylight)] = []
 
     init(pet: PetProfile, needs: PetNeeds, context: RecommendationContext, weights: RecommenderWeights) {
         self.pet = pet
@@ -102,13 +106,17 @@ struct RuleBook {
         maxDelta = hotterBy.reduce(0) { $0 + $1.delta }
         minDelta = colderBy.reduce(0) { $0 + $1.delta }
         away = context.isAway
+        seniorMaxIntensity = limits["senior_max_intensity"]
+        flatFaceMaxIntensity = limits["brachycephalic_max_intensity"]
+        flatFaceAboveC = limits["brachycephalic_intensity_above_c"]
+        isFlatFaced = pet.breed?.brachycephalic == true
     }
 
     /// Light at `t`, memoised (a request asks about a few dozen distinct instants).
     mutating func daylight(_ t: Int64) -> Daylight {
-        if let d = daylightCache[t] { return d }
+        for c in daylightCache where c.t == t { return c.light }
         let d = Daylight.at(latitude: context.location.lat, longitude: context.location.lon, Instant(seconds: t))
-        daylightCache[t] = d
+        daylightCache.append((t, d))
         return d
     }
 
@@ -118,47 +126,49 @@ struct RuleBook {
         return min(lo, hi)...hi
     }
 
-    /// Checks an activity for a session starting at `start` (UTC seconds); appends every
-    /// reason it is ruled out to `out` and returns `nil`, or returns how it would be done.
-    mutating func check(_ a: Activity, start: Int64, into out: inout [Exclusion]) -> ActivityMode? {
+    /// Records a broken rule when explaining; tells the caller to stop when not.
+    @inline(__always)
+    private func broke(_ code: ExclusionCode, _ message: @autoclosure () -> String, _ explain: Bool, _ out: inout [Exclusion]) -> Bool {
+        if explain { out.append(Exclusion(code: code, message: message())) }
+        return !explain
+    }
+
+    /// Checks an activity for a session starting at `start` (UTC seconds). Returns how it
+    /// would be done, or `nil` when a rule rules it out; with `explain`, every broken rule
+    /// is appended to `out` with its message, else the check stops at the first one and
+    /// builds no text (the next-window search).
+    mutating func check(_ a: Activity, start: Int64, explain: Bool, into out: inout [Exclusion]) -> ActivityMode? {
         let before = out.count
         let end = start + Int64(a.minutes) * 60
-        if !a.ages.contains(needs.lifeStage) {
-            out.append(Exclusion(code: .notForAge, message: "not for \(needs.lifeStage == .puppy ? "puppies" : needs.lifeStage == .senior ? "seniors" : "adults")"))
-        }
+        let stage = needs.lifeStage
+        if !a.suits(stage),
+           broke(.notForAge, "not for \(stage == .puppy ? "puppies" : stage == .senior ? "seniors" : "adults")", explain, &out) { return nil }
         if a.intensity > needs.maxIntensity.value, let c = needs.maxIntensity.because {
-            out.append(Exclusion(code: .health, message: "too strenuous with \(c.words) (intensity \(a.intensity)/5, at most \(needs.maxIntensity.value))"))
-        } else if needs.lifeStage == .senior, Double(a.intensity) > limits["senior_max_intensity"] {
-            out.append(Exclusion(code: .health, message: "too strenuous for a senior (intensity \(a.intensity)/5)"))
-        }
-        if away && !a.awayOK {
-            out.append(Exclusion(code: .awayFromHome, message: "needs home, and \(pet.displayName) is away"))
-        }
+            if broke(.health, "too strenuous with \(c.words) (intensity \(a.intensity)/5, at most \(needs.maxIntensity.value))", explain, &out) { return nil }
+        } else if stage == .senior, Double(a.intensity) > seniorMaxIntensity,
+                  broke(.health, "too strenuous for a senior (intensity \(a.intensity)/5)", explain, &out) { return nil }
+        if away && !a.awayOK, broke(.awayFromHome, "needs home, and \(pet.displayName) is away", explain, &out) { return nil }
         if let place = a.place {
             if place == "garden" && !context.hasGarden {
-                out.append(Exclusion(code: .noPlace, message: "needs a garden"))
-            } else if let nearby = context.nearby, place != "home", place != "garden", !nearby.contains(place) {
-                out.append(Exclusion(code: .noPlace, message: "no \(place.replacingOccurrences(of: "_", with: " ")) within reach"))
-            }
+                if broke(.noPlace, "needs a garden", explain, &out) { return nil }
+            } else if let nearby = context.nearby, place != "home", place != "garden", !nearby.contains(place),
+                      broke(.noPlace, "no \(place.replacingOccurrences(of: "_", with: " ")) within reach", explain, &out) { return nil }
         }
-        let ws = context.wakingHours.startMinute, we = context.wakingHours.endMinute
         if !context.isWaking(minute: context.minuteOfDay(start)) || !context.isWaking(minute: context.minuteOfDay(end - 60)) {
-            out.append(Exclusion(code: .outsideWakingHours,
-                                 message: "outside waking hours (\(RecommendationContext.clock(ws))–\(RecommendationContext.clock(we)))"))
+            let ws = context.wakingHours.startMinute, we = context.wakingHours.endMinute
+            if broke(.outsideWakingHours, "outside waking hours (\(RecommendationContext.clock(ws))–\(RecommendationContext.clock(we)))",
+                     explain, &out) { return nil }
         }
         if let b = context.busyConflict(from: start, to: end) {
             if b.start <= start {
-                out.append(Exclusion(code: .busy, message: "busy until \(context.clock(b.end))"))
-            } else {
-                out.append(Exclusion(code: .notEnoughTime,
-                                     message: "only \((b.start - start) / 60) min before \(context.clock(b.start)); it takes \(a.minutes)"))
-            }
+                if broke(.busy, "busy until \(context.clock(b.end))", explain, &out) { return nil }
+            } else if broke(.notEnoughTime, "only \((b.start - start) / 60) min before \(context.clock(b.start)); it takes \(a.minutes)",
+                            explain, &out) { return nil }
         }
         if out.count > before { return nil }
         if a.setting == .indoor { return .indoor }
         let outdoorStart = out.count
-        outdoorRules(a, start: start, end: end, into: &out)
-        if out.count == outdoorStart { return .outdoor }
+        if outdoorRules(a, start: start, end: end, explain: explain, into: &out) { return .outdoor }
         if a.setting == .either {
             out.removeSubrange(outdoorStart...)
             return .indoor
@@ -167,45 +177,47 @@ struct RuleBook {
     }
 
     /// The rules for doing an activity outside: weather, temperature for this pet, light.
-    mutating func outdoorRules(_ a: Activity, start: Int64, end: Int64, into out: inout [Exclusion]) {
+    /// True when all pass; otherwise false, with the broken rules in `out` when explaining.
+    mutating func outdoorRules(_ a: Activity, start: Int64, end: Int64, explain: Bool, into out: inout [Exclusion]) -> Bool {
         guard let w0 = context.weather(at: start), let w1 = context.weather(at: end - 60) else {
-            out.append(Exclusion(code: .noForecast, message: "the forecast does not reach \(context.clock(end))"))
-            return
+            _ = broke(.noForecast, "the forecast does not reach \(context.clock(end))", explain, &out)
+            return false
         }
+        let before = out.count
+        let wind = max(w0.windKmh, w1.windKmh)
         if w0.condition.isStorm || w1.condition.isStorm {
-            out.append(Exclusion(code: .storm, message: "\((w0.condition.isStorm ? w0 : w1).condition.words): nothing outdoors"))
-        } else if max(w0.windKmh, w1.windKmh) >= limits.stormWindKmh {
-            out.append(Exclusion(code: .storm, message: "storm-force wind (\(Int(max(w0.windKmh, w1.windKmh))) km/h): nothing outdoors"))
-        } else if max(w0.windKmh, w1.windKmh) > a.maxWindKmh {
-            out.append(Exclusion(code: .wind, message: "wind \(Int(max(w0.windKmh, w1.windKmh))) km/h, above \(Int(a.maxWindKmh)) km/h"))
+            if broke(.storm, "\((w0.condition.isStorm ? w0 : w1).condition.words): nothing outdoors", explain, &out) { return false }
+        } else if wind >= limits.stormWindKmh {
+            if broke(.storm, "storm-force wind (\(Int(wind)) km/h): nothing outdoors", explain, &out) { return false }
+        } else if wind > a.maxWindKmh, broke(.wind, "wind \(Int(wind)) km/h, above \(Int(a.maxWindKmh)) km/h", explain, &out) {
+            return false
         }
         let rain = max(w0.precipitationMmH, w1.precipitationMmH)
         if a.rain == .none && rain > limits.dryMmH {
             let wet = w0.precipitationMmH >= w1.precipitationMmH ? w0 : w1
-            let word = wet.condition.impliedPrecipitationMmH > 0 ? wet.condition.words : "wet"
-            out.append(Exclusion(code: .rain, message: "\(word) (\(RuleBook.mm(rain)) mm/h): needs dry weather"))
-        } else if a.rain == .light && rain > limits.lightRainMmH {
-            out.append(Exclusion(code: .rain, message: "heavy rain (\(RuleBook.mm(rain)) mm/h): light rain at most"))
-        }
+            if broke(.rain, "\(wet.condition.impliedPrecipitationMmH > 0 ? wet.condition.words : "wet") (\(RuleBook.mm(rain)) mm/h): needs dry weather",
+                     explain, &out) { return false }
+        } else if a.rain == .light && rain > limits.lightRainMmH,
+                  broke(.rain, "heavy rain (\(RuleBook.mm(rain)) mm/h): light rain at most", explain, &out) { return false }
         let range = temperatureLimits(a)
         let hot = max(w0.temperatureC, w1.temperatureC), cold = min(w0.temperatureC, w1.temperatureC)
         if hot > range.upperBound {
             let why = hotterBy.isEmpty ? "" : " for " + hotterBy.map(\.reason).joined(separator: " and ")
-            out.append(Exclusion(code: .tooHot, message: "\(RuleBook.degrees(hot)): too hot\(why) (limit \(RuleBook.degrees(range.upperBound)))"))
-        } else if pet.breed?.brachycephalic == true, Double(a.intensity) > limits["brachycephalic_max_intensity"],
-                  hot > limits["brachycephalic_intensity_above_c"] {
-            out.append(Exclusion(code: .tooHot, message: "\(RuleBook.degrees(hot)): too strenuous for a flat-faced breed above \(RuleBook.degrees(limits["brachycephalic_intensity_above_c"]))"))
-        }
+            if broke(.tooHot, "\(RuleBook.degrees(hot)): too hot\(why) (limit \(RuleBook.degrees(range.upperBound)))", explain, &out) { return false }
+        } else if isFlatFaced, Double(a.intensity) > flatFaceMaxIntensity, hot > flatFaceAboveC,
+                  broke(.tooHot, "\(RuleBook.degrees(hot)): too strenuous for a flat-faced breed above \(RuleBook.degrees(flatFaceAboveC))",
+                        explain, &out) { return false }
         if cold < range.lowerBound {
             let why = colderBy.isEmpty ? "" : " for " + colderBy.map(\.reason).joined(separator: " and ")
-            out.append(Exclusion(code: .tooCold, message: "\(RuleBook.degrees(cold)): too cold\(why) (limit \(RuleBook.degrees(range.lowerBound)))"))
+            if broke(.tooCold, "\(RuleBook.degrees(cold)): too cold\(why) (limit \(RuleBook.degrees(range.lowerBound)))", explain, &out) { return false }
         }
         let light0 = daylight(start), light1 = daylight(end)
         if light0 == .dark || light1 == .dark {
-            out.append(Exclusion(code: .dark, message: light0 == .dark ? "dark outside" : "dark by \(context.clock(end))"))
-        } else if a.needsDaylight && (light0 != .day || light1 != .day) {
-            out.append(Exclusion(code: .needsDaylight, message: light0 != .day ? "needs daylight: the sun is down" : "needs daylight: the sun sets before \(context.clock(end))"))
-        }
+            if broke(.dark, light0 == .dark ? "dark outside" : "dark by \(context.clock(end))", explain, &out) { return false }
+        } else if a.needsDaylight && (light0 != .day || light1 != .day),
+                  broke(.needsDaylight, light0 != .day ? "needs daylight: the sun is down" : "needs daylight: the sun sets before \(context.clock(end))",
+                        explain, &out) { return false }
+        return out.count == before
     }
 
     /// `13 °C` (whole degrees; halves kept).

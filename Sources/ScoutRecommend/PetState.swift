@@ -19,6 +19,10 @@ struct PetState {
     /// The enjoyment value each activity scores with (sampled or mean), by position.
     let enjoymentValue: [Double]
     let noveltyDays: Double
+    /// Individual-fit bonuses, read once from the weights.
+    let fitBonus: (seniorMental: Double, lowImpact: Double, lowImpactUpTo: Double)
+    /// The term weights, in ``RecommenderWeights/activityTermNames`` order.
+    let weightVector: (Double, Double, Double, Double, Double)
 
     init(request: ActivityRequest, needs: PetNeeds, catalog: ActivityCatalog, weights: RecommenderWeights) {
         pet = request.pet
@@ -48,28 +52,47 @@ struct PetState {
         }
         enjoymentValue = values
         noveltyDays = weights.noveltyDays
+        fitBonus = (weights.individualFit["senior_mental_bonus"] ?? 0, weights.individualFit["overweight_low_impact_bonus"] ?? 0,
+                    weights.individualFit["overweight_intensity_cap"] ?? 3)
+        weightVector = (weights.weight("needs_gap"), weights.weight("individual_fit"), weights.weight("enjoyment"),
+                        weights.weight("novelty"), weights.weight("context"))
+    }
+
+    /// The five term values of activity `i` done in `mode` at `t`, in
+    /// ``RecommenderWeights/activityTermNames`` order.
+    @inline(__always)
+    func values(_ i: Int, mode: ActivityMode, at t: Int64, rules: inout RuleBook, weights w: RecommenderWeights)
+        -> (Double, Double, Double, Double, Double) {
+        let a = catalog.activities[i]
+        let novelty = lastDone[i].map { min(1, Double($0 + (t - context.now.seconds)) / 86_400 / noveltyDays) } ?? 1
+        return (gaps[a.category.ordinal], fit(a, weights: w), enjoymentValue[i], novelty, contextValue(a, mode: mode, at: t, rules: &rules))
+    }
+
+    /// The score of activity `i` done in `mode` at `t`, without building its breakdown.
+    func score(_ i: Int, mode: ActivityMode, at t: Int64, rules: inout RuleBook, weights w: RecommenderWeights) -> Double {
+        let v = values(i, mode: mode, at: t, rules: &rules, weights: w)
+        let k = weightVector
+        return k.0 * v.0 + k.1 * v.1 + k.2 * v.2 + k.3 * v.3 + k.4 * v.4
     }
 
     /// The five terms of activity `i` done in `mode` at `t`.
     func terms(_ i: Int, mode: ActivityMode, at t: Int64, rules: inout RuleBook, weights w: RecommenderWeights) -> ScoreBreakdown {
-        let a = catalog.activities[i]
-        let age = lastDone[i].map { $0 + (t - context.now.seconds) }
-        let novelty = age.map { min(1, Double($0) / 86_400 / noveltyDays) } ?? 1
+        let v = values(i, mode: mode, at: t, rules: &rules, weights: w)
+        let k = weightVector
+        let names = RecommenderWeights.activityTermNames
         return ScoreBreakdown([
-            ScoreTerm(name: "needs_gap", value: gaps[a.category.ordinal], weight: w.weight("needs_gap")),
-            ScoreTerm(name: "individual_fit", value: fit(a, weights: w), weight: w.weight("individual_fit")),
-            ScoreTerm(name: "enjoyment", value: enjoymentValue[i], weight: w.weight("enjoyment")),
-            ScoreTerm(name: "novelty", value: novelty, weight: w.weight("novelty")),
-            ScoreTerm(name: "context", value: contextValue(a, mode: mode, at: t, rules: &rules), weight: w.weight("context")),
+            ScoreTerm(name: names[0], value: v.0, weight: k.0), ScoreTerm(name: names[1], value: v.1, weight: k.1),
+            ScoreTerm(name: names[2], value: v.2, weight: k.2), ScoreTerm(name: names[3], value: v.3, weight: k.3),
+            ScoreTerm(name: names[4], value: v.4, weight: k.4),
         ])
     }
 
     /// How well the activity's intensity and kind suit this pet (1 best).
     func fit(_ a: Activity, weights w: RecommenderWeights) -> Double {
         var v = 1 - abs(Double(a.intensity) - needs.targetIntensity) / 4
-        if needs.lifeStage == .senior && a.category == .mental { v += w.individualFit["senior_mental_bonus"] ?? 0 }
-        if needs.weightStatus == .over && a.category == .physical && Double(a.intensity) <= (w.individualFit["overweight_intensity_cap"] ?? 3) {
-            v += w.individualFit["overweight_low_impact_bonus"] ?? 0
+        if needs.lifeStage == .senior && a.category == .mental { v += fitBonus.seniorMental }
+        if needs.weightStatus == .over && a.category == .physical && Double(a.intensity) <= fitBonus.lowImpactUpTo {
+            v += fitBonus.lowImpact
         }
         return min(1, max(0, v))
     }
@@ -165,7 +188,7 @@ struct PetState {
         if mode == .indoor {
             if a.setting == .either {
                 var why: [Exclusion] = []
-                rules.outdoorRules(a, start: t, end: t + Int64(a.minutes) * 60, into: &why)
+                _ = rules.outdoorRules(a, start: t, end: t + Int64(a.minutes) * 60, explain: true, into: &why)
                 return "indoors this time: " + (why.first?.message ?? "outdoors does not suit")
             }
             guard let w = context.weather(at: t) else { return "an indoor activity" }
@@ -180,11 +203,11 @@ struct PetState {
         // How long the conditions hold: the next change of light toward dark, or of rain.
         var until: Int64?
         if let change = SolarPosition.nextDaylightChange(latitude: context.location.lat, longitude: context.location.lon,
-                                                         after: Instant(seconds: t), withinSeconds: 12 * 3600),
+                                                         after: Instant(seconds: t), withinSeconds: 6 * 3600),
            change.to < rules.daylight(t) {
             until = change.at.seconds
         }
-        for f in context.forecast where f.at.seconds > t && f.at.seconds < t + 12 * 3600 {
+        for f in context.forecast where f.at.seconds > t && f.at.seconds < t + 6 * 3600 {
             if (f.weather.precipitationMmH <= rules.limits.dryMmH) != dry {
                 until = min(until ?? f.at.seconds, f.at.seconds)
                 break
