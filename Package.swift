@@ -95,7 +95,7 @@ let package = Package(
             "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutEngineTests", dependencies: [
-            "ScoutEngine", "ScoutCatalog", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
+            "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
             "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),

@@ -1,0 +1,138 @@
+import Foundation
+import ScoutJSON
+import ScoutTestSupport
+import Testing
+
+/// The recommender's ops through real `scout serve` pipes: shapes, determinism, versions,
+/// the next window, privacy of ranked dogs, and a clear error for every kind of bad input.
+@Suite(.serialized) struct RecommendServeTests {
+    static let weightsVersion: String = {
+        let v = try! JSONReader.parse(Array(FileManager.default.contents(atPath: Repository.data + "/weights.json")!))
+        return v["version"]!.string!
+    }()
+
+    static func serve(_ requests: [String], data: Bool = true) throws -> [JSONValue] {
+        let args = data ? ["--data", Repository.data, "--load", CatalogServeTests.dogs.path, "--load", Repository.data + "/sample/gyms.jsonl"] : []
+        let r = try ScoutProcess.serve(requests, arguments: args)
+        #expect(r.status == 0)
+        #expect(r.lines.count == requests.count)
+        return try r.lines.map { try json($0) }
+    }
+
+    static let rex = #""pet":{"name":"Rex","species":"dog","breed":"Border Collie","birth_date":"2021-04-02","weight_kg":19}"#
+    static let afternoon = #"{"id":1,"op":"recommend_activities",\#(rex),"now":"2026-06-10T14:05:00+01:00","timezone":"Europe/Dublin","location":{"place":"Galway"},"weather":{"temperature_c":16,"precipitation_mm_h":0,"condition":"cloudy","wind_kmh":15},"feedback":[{"activity":"fetch","rating":"enjoyed","at":"2026-06-07T10:00:00Z"},{"activity":"fetch","rating":"enjoyed","at":"2026-06-08T10:00:00Z"},{"activity":"fetch","rating":"enjoyed","at":"2026-06-09T10:00:00Z"}],"mode":"best","count":3,"weights":{"individual_fit":0}}"#
+
+    @Test func recommendationsCarryScoresTermsReasonsAndVersions() throws {
+        let lines = try Self.serve([Self.afternoon, Self.afternoon])
+        let r = try #require(lines[0]["result"])
+        #expect(r["weights_version"]?.string == Self.weightsVersion)
+        #expect(r["resolved"]?["location"]?["name"]?.string == "Galway")
+        let recs = try #require(r["recommendations"]?.array)
+        #expect(recs.count == 3)
+        #expect(Set(recs.compactMap { $0["category"]?.string }).count == 3, "three categories")
+        var previous = Double.infinity
+        for rec in recs {
+            let terms = try #require(rec["breakdown"]?.array)
+            #expect(terms.compactMap { $0["term"]?.string } == ["needs_gap", "individual_fit", "enjoyment", "novelty", "context"])
+            #expect(terms[1]["weight"]?.double == 0, "the request's weight override shows in the breakdown")
+            let sum = terms.reduce(0.0) { $0 + ($1["contribution"]?.double ?? .nan) }
+            let score = try #require(rec["score"]?.double)
+            #expect(abs(sum - score) < 0.001)
+            #expect(score <= previous + 1e-9 || rec["category"] != recs[0]["category"])
+            previous = score
+            #expect((rec["reasons"]?.array?.count ?? 0) >= 2)
+        }
+        // Three enjoyed fetches, and intensity fit switched off by the request's weights: fetch
+        // leads the physical activities (the Border Collie's biggest need) and says why.
+        #expect(recs[0]["activity"]?.string == "fetch")
+        #expect(recs[0]["reasons"]?.array?.contains { $0.string?.contains("loved fetch the last 3 times") == true } == true)
+        #expect(r["next_window"] == .null)
+        #expect((r["excluded"]?.array ?? []).allSatisfy { ($0["reasons"]?.array?.isEmpty == false) })
+        // Same request, same bytes (best mode; explore is covered below).
+        #expect(lines[0] == lines[1])
+    }
+
+    @Test func exploreIsSeededAndNightGetsANextWindow() throws {
+        let explore = #"{"id":2,"op":"recommend_activities",\#(Self.rex),"now":"2026-06-10T14:05:00+01:00","location":{"lat":53.27,"lon":-9.05},"weather":{"temperature_c":16},"seed":SEED}"#
+        let night = #"{"id":3,"op":"recommend_activities",\#(Self.rex),"now":"2026-06-10T03:10:00+01:00","timezone":"Europe/Dublin","location":{"lat":53.27,"lon":-9.05},"weather":{"temperature_c":12},"busy":[{"start":"2026-06-10T07:00:00+01:00","end":"2026-06-10T09:30:00+01:00"}]}"#
+        let lines = try Self.serve((1...8).map { explore.replacingOccurrences(of: "SEED", with: String($0 % 4)) } + [night])
+        for i in 0..<4 { #expect(lines[i] == lines[i + 4], "seed \(i) twice") }
+        let picks = Set((0..<4).map { lines[$0]["result"]?["recommendations"]?.array?.compactMap { $0["activity"]?.string } ?? [] })
+        #expect(picks.count >= 2, "different seeds explore different activities")
+        let n = try #require(lines[8]["result"])
+        #expect(n["recommendations"]?.array?.isEmpty == true)
+        // Waking hours start at 07:00 but the calendar is busy until 09:30 local.
+        #expect(n["next_window"]?["at"]?.string == "2026-06-10T09:30:00+01:00")
+        #expect((n["next_window"]?["recommendations"]?.array?.count ?? 0) == 2)
+        let codes = Set(n["excluded"]?.array?.flatMap { $0["reasons"]?.array?.compactMap { $0["code"]?.string } ?? [] } ?? [])
+        #expect(codes.contains("outside_waking_hours"))
+    }
+
+    @Test func progressScheduleAndPlaceRanking() throws {
+        let lines = try Self.serve([
+            #"{"id":4,"op":"progress",\#(Self.rex),"now":"2026-06-10T14:05:00+01:00","timezone":"Europe/Dublin","log":[{"activity":"brisk_walk","start":"2026-06-08T09:00:00+01:00","minutes":40},{"activity":"fetch","start":"2026-06-09T09:00:00+01:00","minutes":20},{"activity":"puzzle_feeder","start":"2026-06-09T19:00:00+01:00","minutes":15},{"activity":"brisk_walk","start":"2026-06-07T09:00:00+01:00","minutes":60}]}"#,
+            #"{"id":5,"op":"schedule","timezone":"Europe/Dublin","now":"2026-01-15T12:00:00Z","reminders":[{"activity":"brushing","start":"2026-01-31T08:00","frequency":"monthly"}],"count":3}"#,
+            #"{"id":6,"op":"recommend_dogs","from":{"place":"London"},"radius_m":20000,"experience":3,"has_dog":true,"activity_level":4,"limit":10,"fields":false}"#,
+            #"{"id":7,"op":"rank_gyms","from":{"lat":53.3498,"lon":-6.2603},"now":"2026-06-10T14:05:00+01:00","limit":5}"#,
+        ])
+        let p = try #require(lines[0]["result"])
+        #expect(p["week"]?["start"]?.string == "2026-06-08T00:00:00+01:00")
+        let physical = try #require(p["categories"]?.array?.first)
+        #expect(physical["done"]?.double == 60, "Monday's walk and Tuesday's fetch; Sunday's walk is last week")
+        #expect(physical["goal"]?.double == 560)
+        #expect(p["categories"]?.array?[1]["done"]?.double == 1)
+        let s = try #require(lines[1]["result"]?["reminders"]?.array?.first?["next"]?.array)
+        #expect(s.compactMap { $0["at"]?.string } == ["2026-01-31T08:00:00Z", "2026-02-28T08:00:00Z", "2026-03-31T08:00:00+01:00"])
+        let dogs = try #require(lines[2]["result"]?["results"]?.array)
+        #expect(!dogs.isEmpty)
+        for d in dogs {
+            #expect(d["approximate"] == .bool(true))
+            #expect(d["breakdown"]?.array?.compactMap { $0["term"]?.string } == ["distance", "rating", "energy_match", "novelty"])
+        }
+        let scores = dogs.compactMap { $0["score"]?.double }
+        #expect(scores == scores.sorted(by: >))
+        let gyms = try #require(lines[3]["result"]?["results"]?.array)
+        #expect(gyms.count == 5)
+        #expect(lines[3]["result"]?["weights_version"]?.string == Self.weightsVersion)
+    }
+
+    static let badInputs: [(request: String, code: String, path: String)] = [
+        (#"{"op":"recommend_activities","now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet"),
+        (#"{"op":"recommend_activities","pet":{"species":"dragon","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.species"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-02-30"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.birth_date"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01","weight_kg":-3},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.weight_kg"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01","conditions":["flu"]},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.conditions[0]"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"yesterday","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "now"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","weather":{"temperature_c":10}}"#, "invalid_request", "location"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":91,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "location.lat"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":"warm"}}"#, "invalid_request", "weather.temperature_c"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10,"condition":"meteors"}}"#, "invalid_request", "weather.condition"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10},"log":[{"activity":"teleport","start":"2026-06-09T10:00:00Z","minutes":5}]}"#, "invalid_request", "log[0].activity"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10},"feedback":[{"activity":"fetch","rating":"meh","at":"2026-06-09T10:00:00Z"}]}"#, "invalid_request", "feedback[0].rating"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10},"waking_hours":{"start":"7am","end":"22:00"}}"#, "invalid_request", "waking_hours.start"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10},"busy":[{"start":"2026-06-10T15:00:00Z","end":"2026-06-10T14:00:00Z"}]}"#, "invalid_request", "busy[0].end"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10},"count":11}"#, "invalid_request", "count"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10},"weights":{"luck":1}}"#, "invalid_request", "weights.luck"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10},"timezone":"Mars/Olympus"}"#, "invalid_request", "timezone"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"place":"Atlantis City"},"weather":{"temperature_c":10}}"#, "not_found", "location.place"),
+        (#"{"op":"progress","pet":{"species":"cat","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","week_start":"June"}"#, "invalid_request", "week_start"),
+        (#"{"op":"schedule","timezone":"Europe/Dublin","now":"2026-01-15T12:00:00Z","reminders":[{"activity":"brushing","start":"2026-01-31T08:00","frequency":"hourly"}]}"#, "invalid_request", "reminders[0].frequency"),
+        (#"{"op":"recommend_dogs","from":{"lat":53,"lon":-9},"experience":9}"#, "invalid_request", "experience"),
+        (#"{"op":"recommend_dogs","from":{"lat":53,"lon":-9},"experience":3,"radius_m":1e7}"#, "limit_exceeded", "radius_m"),
+        (#"{"op":"rank_gyms","from":{"lat":53,"lon":-9}}"#, "invalid_request", "now"),
+        (#"{"op":"rank_gyms","from":{"lat":53,"lon":-9},"now":"2026-06-10T14:05:00Z","limit":0}"#, "invalid_request", "limit"),
+    ]
+
+    /// Every bad request in one process (the gazetteer takes seconds to load in debug
+    /// builds), each followed by a ping that must still be answered.
+    @Test func badInputGetsAClearError() throws {
+        let lines = try Self.serve(Self.badInputs.flatMap { [$0.request, #"{"id":"after","op":"ping"}"#] })
+        for (i, bad) in Self.badInputs.enumerated() {
+            let v = lines[2 * i]
+            #expect(v["ok"] == .bool(false), "\(bad.request)")
+            #expect(v["error"]?["code"]?.string == bad.code, "\(bad.request) → \(v)")
+            #expect(v["error"]?["path"]?.string == bad.path, "\(bad.request) → \(v)")
+            #expect(lines[2 * i + 1]["id"] == .string("after"))
+        }
+    }
+}
