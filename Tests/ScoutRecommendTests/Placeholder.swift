@@ -1,3 +1,0 @@
-import Testing
-
-// Placeholder: the suite lands in this directory.
