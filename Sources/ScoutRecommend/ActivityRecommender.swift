@@ -21,7 +21,7 @@ public struct ActivityRequest: Sendable {
     public var log: [LogEntry]
     /// Enjoyment feedback.
     public var feedback: [Feedback]
-    /// How many activities to offer (default 2).
+    /// How many activities to offer (default 2; 0 offers nothing and searches no window).
     public var count: Int
     /// Explore or best.
     public var mode: Mode
@@ -143,7 +143,7 @@ public final class Recommender: Sendable {
     public func recommendActivities(_ request: ActivityRequest) -> ActivityRecommendations {
         let w = request.weights ?? weights
         let ctx = request.context
-        let needs = PetNeeds(pet: request.pet, on: ctx.now.localDate, weights: w)
+        let needs = PetNeeds(pet: request.pet, on: ctx.localDate, weights: w)
         var rules = RuleBook(pet: request.pet, needs: needs, context: ctx, weights: w)
         let state = PetState(request: request, needs: needs, catalog: catalog, weights: w)
         let indices = catalog.indices(for: request.pet.species)
@@ -159,9 +159,10 @@ public final class Recommender: Sendable {
                 excluded.append(ExcludedActivity(activity: catalog.activities[i], reasons: reasons))
             }
         }
-        let picked = pick(eligible, at: ctx.now.seconds, count: request.count, state: state, rules: &rules, weights: w)
+        let count = max(0, request.count)
+        let picked = pick(eligible, at: ctx.now.seconds, count: count, state: state, rules: &rules, weights: w)
         var window: NextWindow?
-        if picked.isEmpty {
+        if picked.isEmpty && count > 0 {
             var t = (ctx.now.seconds / Recommender.windowStep + 1) * Recommender.windowStep
             let end = ctx.now.seconds + Recommender.windowHorizon
             search: while t <= end {
@@ -170,7 +171,7 @@ public final class Recommender: Sendable {
                     if let mode = rules.check(catalog.activities[i], start: t, explain: false, into: &reasons) { found.append((i, mode)) }
                 }
                 if !found.isEmpty {
-                    window = NextWindow(at: ctx.local(t), recommendations: pick(found, at: t, count: request.count, state: state, rules: &rules, weights: w))
+                    window = NextWindow(at: ctx.local(t), recommendations: pick(found, at: t, count: count, state: state, rules: &rules, weights: w))
                     break search
                 }
                 t += Recommender.windowStep
@@ -189,7 +190,7 @@ public final class Recommender: Sendable {
     public func scores(_ request: ActivityRequest, into out: inout [Double]) {
         let w = request.weights ?? weights
         let ctx = request.context
-        let needs = PetNeeds(pet: request.pet, on: ctx.now.localDate, weights: w)
+        let needs = PetNeeds(pet: request.pet, on: ctx.localDate, weights: w)
         var rules = RuleBook(pet: request.pet, needs: needs, context: ctx, weights: w)
         let state = PetState(request: request, needs: needs, catalog: catalog, weights: w)
         out.removeAll(keepingCapacity: true)

@@ -199,12 +199,60 @@ public struct RecommendationContext: Sendable {
         return t < forecast[lo].at.seconds + 3600 ? forecast[lo].weather : nil
     }
 
+    /// The worst weather over the session `[start, end)`: every forecast hour it overlaps
+    /// (and the current weather before the first entry); `nil` when part of it lies past
+    /// the forecast or in a gap between entries.
+    func worstWeather(from start: Int64, to end: Int64) -> WeatherSpan? {
+        guard var span = weather(at: start).map(WeatherSpan.init) else { return nil }
+        guard let last = weather(at: end - 60) else { return nil }
+        span.add(last)
+        for e in forecast {
+            for t in [e.at.seconds, e.at.seconds + 3600] where t > start && t < end {
+                guard let w = weather(at: t) else { return nil }
+                span.add(w)
+            }
+        }
+        return span
+    }
+
+    /// The local calendar date of `now`: in ``zone`` when given, else at `now`'s offset.
+    public var localDate: LocalDate { zone.map { $0.local(now).date } ?? now.localDate }
+
     /// Whether local minute `m` lies in the waking hours.
     public func isWaking(minute m: Int) -> Bool { !wakingHours.isQuiet(minuteOfDay: m) }
 
-    /// The busy interval holding `t`, or the first one starting in `(t, end)`.
+    /// The busy stretch holding `t`, or the first one starting in `(t, end)`: overlapping
+    /// and touching intervals join, so "busy until" names the end of the whole stretch.
     func busyConflict(from t: Int64, to end: Int64) -> (start: Int64, end: Int64)? {
-        for b in busy where b.end.seconds > t && b.start.seconds < end { return (b.start.seconds, b.end.seconds) }
-        return nil
+        guard let first = busy.firstIndex(where: { $0.end.seconds > t && $0.start.seconds < end }) else { return nil }
+        var stretch = (start: busy[first].start.seconds, end: busy[first].end.seconds)
+        for b in busy[(first + 1)...] where b.start.seconds <= stretch.end {
+            stretch.end = max(stretch.end, b.end.seconds)
+        }
+        return stretch
+    }
+}
+
+/// The extremes of the weather over a span of time.
+struct WeatherSpan {
+    var hot: Double, cold: Double, wind: Double
+    /// The wettest and the first stormy report.
+    var wettest: Weather
+    var stormy: Weather?
+
+    init(_ w: Weather) {
+        hot = w.temperatureC
+        cold = w.temperatureC
+        wind = w.windKmh
+        wettest = w
+        stormy = w.condition.isStorm ? w : nil
+    }
+
+    mutating func add(_ w: Weather) {
+        hot = max(hot, w.temperatureC)
+        cold = min(cold, w.temperatureC)
+        wind = max(wind, w.windKmh)
+        if w.precipitationMmH > wettest.precipitationMmH { wettest = w }
+        if stormy == nil && w.condition.isStorm { stormy = w }
     }
 }

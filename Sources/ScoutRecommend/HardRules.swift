@@ -86,7 +86,7 @@ struct RuleBook {
                 cold.append((limits["thin_coat_min_c"], "a short, thin coat"))
             }
             if b.brachycephalic { hot.append((limits["brachycephalic_max_c"], "a flat-faced breed")) }
-            let size = b.isMixed ? pet.weightKg.map { SizeClass(weightKg: $0) } : b.sizeClass
+            let size = pet.sizeClass
             if size == .toy || size == .small { cold.append((limits["small_dog_min_c"], "a small dog")) }
         }
         switch needs.lifeStage {
@@ -120,10 +120,11 @@ struct RuleBook {
         return d
     }
 
-    /// The highest and lowest safe temperature of an activity for this pet.
-    func temperatureLimits(_ a: Activity) -> ClosedRange<Double> {
-        let hi = a.temperatureC.upperBound + maxDelta, lo = a.temperatureC.lowerBound + minDelta
-        return min(lo, hi)...hi
+    /// The lowest and highest safe temperature of an activity for this pet. When the pet's
+    /// adjustments push the minimum above the maximum, no temperature is safe: every
+    /// temperature breaks one of the two.
+    func temperatureLimits(_ a: Activity) -> (min: Double, max: Double) {
+        (a.temperatureC.lowerBound + minDelta, a.temperatureC.upperBound + maxDelta)
     }
 
     /// Records a broken rule when explaining; tells the caller to stop when not.
@@ -179,37 +180,36 @@ struct RuleBook {
     /// The rules for doing an activity outside: weather, temperature for this pet, light.
     /// True when all pass; otherwise false, with the broken rules in `out` when explaining.
     mutating func outdoorRules(_ a: Activity, start: Int64, end: Int64, explain: Bool, into out: inout [Exclusion]) -> Bool {
-        guard let w0 = context.weather(at: start), let w1 = context.weather(at: end - 60) else {
+        guard let sky = context.worstWeather(from: start, to: end) else {
             _ = broke(.noForecast, "the forecast does not reach \(context.clock(end))", explain, &out)
             return false
         }
         let before = out.count
-        let wind = max(w0.windKmh, w1.windKmh)
-        if w0.condition.isStorm || w1.condition.isStorm {
-            if broke(.storm, "\((w0.condition.isStorm ? w0 : w1).condition.words): nothing outdoors", explain, &out) { return false }
+        let wind = sky.wind
+        if let storm = sky.stormy {
+            if broke(.storm, "\(storm.condition.words): nothing outdoors", explain, &out) { return false }
         } else if wind >= limits.stormWindKmh {
             if broke(.storm, "storm-force wind (\(Int(wind)) km/h): nothing outdoors", explain, &out) { return false }
         } else if wind > a.maxWindKmh, broke(.wind, "wind \(Int(wind)) km/h, above \(Int(a.maxWindKmh)) km/h", explain, &out) {
             return false
         }
-        let rain = max(w0.precipitationMmH, w1.precipitationMmH)
+        let wet = sky.wettest, rain = wet.precipitationMmH
         if a.rain == .none && rain > limits.dryMmH {
-            let wet = w0.precipitationMmH >= w1.precipitationMmH ? w0 : w1
             if broke(.rain, "\(wet.condition.impliedPrecipitationMmH > 0 ? wet.condition.words : "wet") (\(RuleBook.mm(rain)) mm/h): needs dry weather",
                      explain, &out) { return false }
         } else if a.rain == .light && rain > limits.lightRainMmH,
                   broke(.rain, "heavy rain (\(RuleBook.mm(rain)) mm/h): light rain at most", explain, &out) { return false }
         let range = temperatureLimits(a)
-        let hot = max(w0.temperatureC, w1.temperatureC), cold = min(w0.temperatureC, w1.temperatureC)
-        if hot > range.upperBound {
+        let hot = sky.hot, cold = sky.cold
+        if hot > range.max {
             let why = hotterBy.isEmpty ? "" : " for " + hotterBy.map(\.reason).joined(separator: " and ")
-            if broke(.tooHot, "\(RuleBook.degrees(hot)): too hot\(why) (limit \(RuleBook.degrees(range.upperBound)))", explain, &out) { return false }
+            if broke(.tooHot, "\(RuleBook.degrees(hot)): too hot\(why) (limit \(RuleBook.degrees(range.max)))", explain, &out) { return false }
         } else if isFlatFaced, Double(a.intensity) > flatFaceMaxIntensity, hot > flatFaceAboveC,
                   broke(.tooHot, "\(RuleBook.degrees(hot)): too strenuous for a flat-faced breed above \(RuleBook.degrees(flatFaceAboveC))",
                         explain, &out) { return false }
-        if cold < range.lowerBound {
+        if cold < range.min {
             let why = colderBy.isEmpty ? "" : " for " + colderBy.map(\.reason).joined(separator: " and ")
-            if broke(.tooCold, "\(RuleBook.degrees(cold)): too cold\(why) (limit \(RuleBook.degrees(range.lowerBound)))", explain, &out) { return false }
+            if broke(.tooCold, "\(RuleBook.degrees(cold)): too cold\(why) (limit \(RuleBook.degrees(range.min)))", explain, &out) { return false }
         }
         let light0 = daylight(start), light1 = daylight(end)
         if light0 == .dark || light1 == .dark {

@@ -50,6 +50,16 @@ public struct PetProfile: Sendable {
         self.conditions = conditions
     }
 
+    /// The dog's size class: its breed's, else from its weight, else from the middle of the
+    /// breed's weight range (52 breeds have no size class in the table); `nil` for other species.
+    public var sizeClass: SizeClass? {
+        guard species == .dog else { return nil }
+        if let b = breed, !b.isMixed, let s = b.sizeClass { return s }
+        if let w = weightKg { return SizeClass(weightKg: w) }
+        if let b = breed, !b.isMixed, let r = b.weightKg { return SizeClass(weightKg: (r.lowerBound + r.upperBound) / 2) }
+        return nil
+    }
+
     /// How reasons name the pet: its name, or "your dog".
     public var displayName: String {
         if let name, !name.isEmpty { return name }
@@ -116,7 +126,7 @@ public struct PetNeeds: Sendable {
         var puppyUntil = rule.puppyUntilYears
         var seniorFrom = rule.seniorFromYears
         if let breed = pet.breed, !breed.isMixed {
-            if let size = breed.sizeClass, size == .large || size == .giant { puppyUntil = rule.largePuppyUntilYears }
+            if let size = pet.sizeClass, size == .large || size == .giant { puppyUntil = rule.largePuppyUntilYears }
             if let share = rule.seniorFromLifeSpanShare, let span = breed.lifeSpanYears { seniorFrom = share * span.upperBound }
         }
         lifeStage = age < puppyUntil ? .puppy : age >= seniorFrom ? .senior : .adult

@@ -113,7 +113,7 @@ struct PetState {
         if w.precipitationMmH > rules.limits.dryMmH { v -= 0.4 }
         if rules.daylight(t) != .day { v -= 0.2 }
         let range = rules.temperatureLimits(a)
-        if w.temperatureC > range.upperBound - 3 || w.temperatureC < range.lowerBound + 3 { v -= 0.2 }
+        if w.temperatureC > range.max - 3 || w.temperatureC < range.min + 3 { v -= 0.2 }
         return max(0, v)
     }
 

@@ -351,8 +351,7 @@ final class RuleOracle {
             if b.brachycephalic { hot += r["brachycephalic_max_c"]! }
             if b.coatType == "Hairless" { cold += r["hairless_min_c"]! }
             else if b.coatLength == "Short" && (b.coatType == "Smooth" || b.coatType == "Silky") { cold += r["thin_coat_min_c"]! }
-            // Mixed dogs are sized from their own weight; breeds by the CSV's size_class.
-            let size: SizeClass? = b.isMixed ? s.weightKg.map { SizeClass(weightKg: $0) } : b.sizeClass
+            let size = RuleOracle.size(s, b)
             if size == .toy || size == .small { cold += r["small_dog_min_c"]! }
         }
         brachycephalic = s.species == .dog && b.brachycephalic
@@ -382,6 +381,15 @@ final class RuleOracle {
         return max(0, Double(localDay - s.birth.daysSinceEpoch) / 365.25)
     }
 
+    /// A dog's size by docs/recommender.md: the breed's size class, else the dog's own weight,
+    /// else the middle of the breed's weight range (mixed dogs: their weight).
+    static func size(_ s: Situation, _ b: Breed) -> SizeClass? {
+        if !b.isMixed, let c = b.sizeClass { return c }
+        if let w = s.weightKg { return SizeClass(weightKg: w) }
+        if !b.isMixed, let r = b.weightKg { return SizeClass(weightKg: (r.lowerBound + r.upperBound) / 2) }
+        return nil
+    }
+
     /// The life stage by the "Life stage" table.
     static func lifeStage(_ s: Situation, spec: Spec) -> String {
         let age = ageYears(s)
@@ -389,7 +397,8 @@ final class RuleOracle {
         var puppy = st["puppy_until_years"]!
         var senior = st["senior_from_years"] ?? st["senior_without_breed_years"]!
         if s.species == .dog, let b = s.breed, !b.isMixed {
-            if b.sizeClass == .large || b.sizeClass == .giant { puppy = st["large_puppy_until_years"]! }
+            let size = RuleOracle.size(s, b)
+            if size == .large || size == .giant { puppy = st["large_puppy_until_years"]! }
             if let span = b.lifeSpanYears { senior = st["senior_from_life_span_share"]! * span.upperBound }
         }
         return age < puppy ? "puppy" : age >= senior ? "senior" : "adult"
@@ -498,16 +507,19 @@ final class RuleOracle {
     }
 
     func outdoorRules(_ a: SpecActivity, start t: Int64, end: Int64, into v: inout Verdict) {
-        guard let w0 = sky(at: t), let w1 = sky(at: end - 60) else {
+        // Every hour of the session counts (docs/recommender.md: "at any time during the session").
+        let all = skies(from: t, to: end)
+        guard all.allSatisfy({ $0 != nil }) else {
             v.outdoor |= Rule.noForecast.bit
             return
         }
-        let wind = max(w0.windKmh, w1.windKmh)
-        if w0.isStormy || w1.isStormy || wind >= stormWind { v.outdoor |= Rule.storm.bit }
+        let skies = all.map { $0! }
+        let wind = skies.map(\.windKmh).max()!
+        if skies.contains(where: \.isStormy) || wind >= stormWind { v.outdoor |= Rule.storm.bit }
         if wind > a.maxWind { v.outdoor |= Rule.wind.bit }
-        let rain = max(w0.effectivePrecipitation, w1.effectivePrecipitation)
+        let rain = skies.map(\.effectivePrecipitation).max()!
         if (a.rain == "none" && rain > dry) || (a.rain == "light" && rain > light) { v.outdoor |= Rule.rain.bit }
-        let hot = max(w0.temperatureC, w1.temperatureC), cold = min(w0.temperatureC, w1.temperatureC)
+        let hot = skies.map(\.temperatureC).max()!, cold = skies.map(\.temperatureC).min()!
         if hot > a.tMax + hotDelta + sabotageHotC { v.outdoor |= Rule.tooHot.bit }
         if brachycephalic && Double(a.intensity) > brachyMaxIntensity && hot > brachyAboveC { v.outdoor |= Rule.tooHot.bit }
         if cold < a.tMin + coldDelta {
