@@ -107,12 +107,12 @@ extension Engine {
             return d.available && d.experienceNeededEstimate <= experience && (!bringsDog || d.breed[.goodWithDogs] >= 3)
         }
         let terms = w.places["dogs"] ?? [:]
-        let sigma = max(1, q.radius * (terms["scale_share_of_radius"] ?? 0.5))
+        let decay = Engine.distanceDecay(radius: q.radius, terms: terms)
         return try rank(kind: "dog", from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
             guard case .dog(let d) = hit.record else { return ScoreBreakdown([]) }
             let distance = hit.distance ?? 0
             return ScoreBreakdown([
-                ScoreTerm(name: "distance", value: exp(-distance * distance / (2 * sigma * sigma)), weight: terms["distance"] ?? 0),
+                ScoreTerm(name: "distance", value: decay(distance), weight: terms["distance"] ?? 0),
                 ScoreTerm(name: "rating", value: (Rating.bayesian(d.temperament) - 1) / 4, weight: terms["rating"] ?? 0),
                 ScoreTerm(name: "energy_match", value: 1 - abs(Double(d.breed[.energy]) - q.activityLevel) / 4, weight: terms["energy_match"] ?? 0),
                 ScoreTerm(name: "novelty", value: q.met.contains(hit.id) ? 0 : 1, weight: terms["novelty"] ?? 0),
@@ -125,18 +125,24 @@ extension Engine {
         let w: RecommenderWeights
         if let given = q.weights { w = given } else { w = try requireRecommender().weights }
         let terms = w.places["gyms"] ?? [:]
-        let sigma = max(1, q.radius * (terms["scale_share_of_radius"] ?? 0.5))
+        let decay = Engine.distanceDecay(radius: q.radius, terms: terms)
         let filter = q.filter.and { if case .gym = $0 { true } else { false } }
         return try rank(kind: "gym", from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
             guard case .gym(let g) = hit.record else { return ScoreBreakdown([]) }
             let distance = hit.distance ?? 0
             let open: Double = g.openingHours.map { $0.isOpen(at: q.now, in: g.zone) ? 1 : 0 } ?? 0.5
             return ScoreBreakdown([
-                ScoreTerm(name: "distance", value: exp(-distance * distance / (2 * sigma * sigma)), weight: terms["distance"] ?? 0),
+                ScoreTerm(name: "distance", value: decay(distance), weight: terms["distance"] ?? 0),
                 ScoreTerm(name: "rating", value: Rating.wilsonLowerBound(up: g.upVotes, down: g.downVotes), weight: terms["rating"] ?? 0),
                 ScoreTerm(name: "open_now", value: open, weight: terms["open_now"] ?? 0),
             ])
         }
+    }
+
+    /// The distance term of both rankings: `exp(−d² / 2σ²)`, σ = `scale_share_of_radius` × the radius.
+    private static func distanceDecay(radius: Double, terms: [String: Double]) -> (Double) -> Double {
+        let sigma = max(1, radius * (terms["scale_share_of_radius"] ?? 0.5))
+        return { d in exp(-d * d / (2 * sigma * sigma)) }
     }
 
     /// Every candidate within the radius that passes `filter`, scored and sorted.

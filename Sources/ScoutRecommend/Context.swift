@@ -206,8 +206,11 @@ public struct RecommendationContext: Sendable {
         guard var span = weather(at: start).map(WeatherSpan.init) else { return nil }
         guard let last = weather(at: end - 60) else { return nil }
         span.add(last)
+        // Entries are sorted: the hours that begin or end inside the session.
         for e in forecast {
-            for t in [e.at.seconds, e.at.seconds + 3600] where t > start && t < end {
+            let begins = e.at.seconds, ends = begins + 3600
+            if begins >= end { break }
+            for t in [begins, ends] where t > start && t < end {
                 guard let w = weather(at: t) else { return nil }
                 span.add(w)
             }
@@ -216,7 +219,7 @@ public struct RecommendationContext: Sendable {
     }
 
     /// The local calendar date of `now`: in ``zone`` when given, else at `now`'s offset.
-    public var localDate: LocalDate { zone.map { $0.local(now).date } ?? now.localDate }
+    public var localDate: LocalDate { now.localDate(in: zone) }
 
     /// Whether local minute `m` lies in the waking hours.
     public func isWaking(minute m: Int) -> Bool { !wakingHours.isQuiet(minuteOfDay: m) }

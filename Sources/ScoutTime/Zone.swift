@@ -126,6 +126,12 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
 
 /// How ``Zone/instant(of:resolving:)`` picks an instant for a wall time that a transition
 /// skips (a gap) or repeats (an overlap).
+extension Instant {
+    /// The calendar date of this instant on the clock of `zone`, or at its written offset
+    /// when `zone` is `nil`.
+    public func localDate(in zone: Zone?) -> LocalDate { zone.map { $0.local(self).date } ?? localDate }
+}
+
 public struct WallTimeResolution: Sendable, Hashable {
     /// What to do with a wall time that does not exist.
     public enum Gap: Sendable, Hashable {

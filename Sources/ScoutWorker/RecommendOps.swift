@@ -105,7 +105,7 @@ extension Worker {
         let r = try engine.requireRecommender()
         let body = FieldReader(f.object.members ?? [], path: "")
         let (pet, now, zone) = try petAndClock(body, r)
-        let today = zone.map { $0.local(now).date } ?? now.localDate
+        let today = now.localDate(in: zone)
         var first = today.adding(days: -(today.weekday - 1))
         if let text = try body.optionalString("week_start", maxBytes: 20) { first = try LocalDate.parse(text, path: "week_start") }
         func midnight(_ d: LocalDate) -> Instant {
@@ -191,7 +191,7 @@ extension Worker {
         let now = try Instant.parse(try body.string("now", maxBytes: 40), path: "now")
         var zone: Zone?
         if let id = try body.optionalString("timezone", maxBytes: 64) { zone = try engine.catalog.zones.zone(id, path: "timezone") }
-        guard pet.birthDate <= (zone.map { $0.local(now).date } ?? now.localDate) else { throw ScoutError(.invalidRequest, "birth_date is after now", path: "pet.birth_date") }
+        guard pet.birthDate <= now.localDate(in: zone) else { throw ScoutError(.invalidRequest, "birth_date is after now", path: "pet.birth_date") }
         return (pet, now, zone)
     }
 
