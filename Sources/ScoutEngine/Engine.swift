@@ -160,22 +160,22 @@ public final class Engine: Sendable {
         let test = predicate(snap, q.filter, scores)
 
         if case .radius(let c, let r) = q.area, sort == .distance, q.after == nil {
-            let matches = test.map { snap.boundedEntries(within: r, of: c, where: $0) } ?? snap.boundedEntries(within: r, of: c)
+            let matches = snap.boundedEntries(within: r, of: c, where: test)
             return page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
         }
-        let keep = test ?? { _ in true }
         let refs: [EntryRef]
         switch q.area {
-        case .radius(let c, let r): refs = snap.entries(within: r, of: c, where: keep)
-        case .box(let b): refs = snap.entries(in: b, where: keep)
-        case .polygon: refs = snap.entries(coveredBy: region!, where: keep)
-        case .corridor: refs = snap.entries(along: corridor!, where: keep)
+        case .radius(let c, let r): refs = snap.entries(within: r, of: c, where: test)
+        case .box(let b): refs = snap.entries(in: b, where: test)
+        case .polygon: refs = snap.entries(coveredBy: region!, where: test)
+        case .corridor: refs = snap.entries(along: corridor!, where: test)
         }
         if sort == .distance, q.after == nil, let reference {
             let referenceECEF = WGS84.ecef(reference)
             let bounded = refs.map { r -> BoundedRef in
-                let range = DistanceBounds.interval(snap.entry(r).point, reference, ecefOfB: referenceECEF)
-                return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound)
+                let point = snap.entry(r).point
+                let range = DistanceBounds.interval(point, reference, ecefOfB: referenceECEF)
+                return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound, point: point)
             }
             return page(snap.nearestFirst(bounded, from: reference, limit: q.limit), total: refs.count, snap, q, scores)
         }
@@ -236,8 +236,7 @@ public final class Engine: Sendable {
         let snap = set.snapshot()
         let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
         let maxDistance = q.maxDistance ?? .infinity
-        let found = predicate(snap, q.filter, scores).map { snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: $0) }
-            ?? snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance)
+        let found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: predicate(snap, q.filter, scores))
         return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) }, nextAfter: nil)
     }
 

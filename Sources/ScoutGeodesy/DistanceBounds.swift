@@ -149,6 +149,24 @@ public struct RadiusTest: Sendable {
         return (r.lowerBound, r.upperBound)
     }
 
+    /// Whether every point of the closed box is certainly within the radius, by the same
+    /// upper bound that ``contains(lat:lon:)`` accepts points with (so the two never
+    /// disagree). Only the flat metric decides boxes; elsewhere the answer is `false`.
+    ///
+    /// The flat upper bound is `√((kx·Δλ)² + (ky·Δφ)²)`, separable and convex, so over a box
+    /// it peaks at a corner, provided the longitude offset does not wrap inside the box.
+    @inlinable
+    public func covers(west: Double, south: Double, east: Double, north: Double) -> Bool {
+        guard flat else { return false }
+        let lo = west - center.lon, hi = east - center.lon
+        // Offsets wrap at ±180°: the box must lie on one side of each break.
+        if (lo < 180 && hi > 180) || (lo < -180 && hi > -180) { return false }
+        @inline(__always) func wrapped(_ d: Double) -> Double { d > 180 ? d - 360 : (d < -180 ? d + 360 : d) }
+        let dx = max(abs(wrapped(lo)), abs(wrapped(hi))) * kxHi
+        let dy = max(abs(south - center.lat), abs(north - center.lat)) * kyHi
+        return dx * dx + dy * dy <= rInner2
+    }
+
     /// Exact membership of the point `(lat, lon)`: geodesic distance ≤ radius.
     @inlinable
     public func contains(lat: Double, lon: Double) -> Bool {

@@ -65,6 +65,14 @@ struct EntryTable: Sendable {
         return chunks[i >> 12].entries[i & 4095]
     }
 
+    /// The position of entry `i`, read without copying its id or payload.
+    @inline(__always)
+    func position(_ i: Int32) -> (lon: Double, lat: Double) {
+        let i = Int(i)
+        let slot = chunks[i >> 12].entries + (i & 4095)
+        return (slot.pointee.lon, slot.pointee.lat)
+    }
+
     @inline(__always)
     func removedAt(_ i: Int32) -> UInt32 {
         let i = Int(i)

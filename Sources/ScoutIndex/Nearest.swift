@@ -25,7 +25,7 @@ extension PointSet.Snapshot {
     ///
     /// - Complexity: about O(log n + k) node visits for clustered data.
     public func nearest(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
-                        where filter: (EntryRef) -> Bool = { _ in true }) -> [DistancedRef] {
+                        where filter: ((EntryRef) -> Bool)? = nil) -> [DistancedRef] {
         guard k > 0 else { return [] }
         // Fast path for local answers: the k-th nearest of the origin's own leaf bounds the
         // answer, an exact radius search collects every candidate, and the exact top k is
@@ -55,10 +55,11 @@ extension PointSet.Snapshot {
 
     /// An upper bound of the k-th nearest distance from the points of the largest level's
     /// leaf that holds the origin (`nil` when the set is empty); at least 100 m.
-    func seedRadius(origin: GeoPoint, k: Int, filter: (EntryRef) -> Bool) -> Double? {
-        guard let tree = levels.max(by: { $0.count < $1.count }), tree.count > 0 else {
+    func seedRadius(origin: GeoPoint, k: Int, filter: ((EntryRef) -> Bool)?) -> Double? {
+        guard let li = levels.indices.max(by: { levels[$0].count < levels[$1].count }), levels[li].count > 0 else {
             return table.count > bufferStart ? 1000 : nil
         }
+        let tree = levels[li], clean = cleanLevels[li]
         var uppers: [Double] = []
         uppers.reserveCapacity(PackedTree.nodeSize + 1)
         tree.coords.withUnsafeBufferPointer { xy in
@@ -70,7 +71,7 @@ extension PointSet.Snapshot {
                     if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
                     axis = 1 - axis
                 }
-                for j in left...max(left, right) where j <= right && isLive(ids[j]) && filter(EntryRef(index: ids[j])) {
+                for j in left...max(left, right) where j <= right && (clean || isLive(ids[j])) && filter?(EntryRef(index: ids[j])) != false {
                     let h = DistanceBounds.haversine(GeoPoint(lat: xy[2 * j + 1], lon: xy[2 * j]), origin)
                     uppers.append(h * WGS84.sphereToEllipsoidMax + 1e-6)
                 }
@@ -86,7 +87,7 @@ extension PointSet.Snapshot {
     /// Best-first k-nearest search over every level with great-circle node bounds (the
     /// general path of ``nearest(to:k:maxDistance:where:)``; same contract).
     public func nearestBestFirst(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
-                                 where filter: (EntryRef) -> Bool = { _ in true }) -> [DistancedRef] {
+                                 where filter: ((EntryRef) -> Bool)? = nil) -> [DistancedRef] {
         guard k > 0 else { return [] }
         let bounds = BoxDistance(origin: origin)
         let mMin = WGS84.minimumCurvatureRadius * .pi / 180
@@ -142,7 +143,7 @@ extension PointSet.Snapshot {
             return top
         }
         func candidate(_ e: Int32, lon: Double, lat: Double, lower: Double) {
-            guard lower <= maxDistance, filter(EntryRef(index: e)) else { return }
+            guard lower <= maxDistance, filter?(EntryRef(index: e)) != false else { return }
             push(QueueItem(key: mm(lower), stage: 1, axis: 0, level: 0, left: e, right: 0, west: lon, south: lat, east: 0, north: 0))
         }
 
@@ -153,7 +154,7 @@ extension PointSet.Snapshot {
         // Buffered points get the cheap meridian bound M_min·|Δφ| until they reach the front.
         var i = bufferStart
         while i < table.count {
-            let e = table.entry(Int32(i))
+            let e = table.position(Int32(i))
             if isLive(Int32(i)) { candidate(Int32(i), lon: e.lon, lat: e.lat, lower: abs(e.lat - origin.lat) * mMin * (1 - 1e-12)) }
             i += 1
         }
@@ -181,12 +182,12 @@ extension PointSet.Snapshot {
                 }
                 push(QueueItem(key: d, stage: 2, axis: 0, level: 0, left: item.left, right: 0, west: 0, south: 0, east: 0, north: 0))
             default:
-                let tree = levels[Int(item.level)]
+                let tree = levels[Int(item.level)], clean = cleanLevels[Int(item.level)]
                 let left = Int(item.left), right = Int(item.right)
                 tree.coords.withUnsafeBufferPointer { xy in
                     tree.entries.withUnsafeBufferPointer { ids in
                         if right - left <= PackedTree.nodeSize {
-                            for j in left...right where isLive(ids[j]) {
+                            for j in left...right where clean || isLive(ids[j]) {
                                 let lon = xy[2 * j], lat = xy[2 * j + 1]
                                 candidate(ids[j], lon: lon, lat: lat, lower: pointLower(lon: lon, lat: lat))
                             }
@@ -194,7 +195,7 @@ extension PointSet.Snapshot {
                         }
                         let m = (left + right) >> 1
                         let mx = xy[2 * m], my = xy[2 * m + 1]
-                        if isLive(ids[m]) { candidate(ids[m], lon: mx, lat: my, lower: pointLower(lon: mx, lat: my)) }
+                        if clean || isLive(ids[m]) { candidate(ids[m], lon: mx, lat: my, lower: pointLower(lon: mx, lat: my)) }
                         let next = item.axis == 0 ? UInt8(1) : UInt8(0)
                         var l = item, r = item
                         l.stage = 0; r.stage = 0; l.axis = next; r.axis = next

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import ScoutCore
 
@@ -25,34 +26,64 @@ public struct PackedTree: Sendable {
     public var memoryBytes: Int { coords.capacity * 8 + entries.capacity * 4 }
 
     /// Builds a tree over the points `(lon[i], lat[i])` carrying `entries[i]`.
+    ///
+    /// Sorting works on one array of 24-byte items (a swap moves one item, not three
+    /// values), and sets of more than ``parallelBuildThreshold`` points sort their two
+    /// halves on two threads; the result is the same tree either way.
     public init(entries: [Int32], lons: [Double], lats: [Double]) {
         precondition(entries.count == lons.count && lons.count == lats.count)
-        var ids = entries
-        var xy = [Double](repeating: 0, count: entries.count * 2)
-        for i in 0..<entries.count { xy[2 * i] = lons[i]; xy[2 * i + 1] = lats[i] }
-        if ids.count > PackedTree.nodeSize {
-            ids.withUnsafeMutableBufferPointer { idp in
-                xy.withUnsafeMutableBufferPointer { cp in
-                    PackedTree.sort(idp, cp, 0, idp.count - 1, 0)
-                }
-            }
+        let n = entries.count
+        var items = [Item](unsafeUninitializedCapacity: n) { buf, count in
+            for i in 0..<n { buf[i] = Item(x: lons[i], y: lats[i], entry: entries[i]) }
+            count = n
         }
-        self.entries = ids
-        self.coords = xy
+        if n > PackedTree.nodeSize {
+            items.withUnsafeMutableBufferPointer { PackedTree.sort($0, 0, n - 1, 0, parallel: n > PackedTree.parallelBuildThreshold) }
+        }
+        self.coords = [Double](unsafeUninitializedCapacity: 2 * n) { buf, count in
+            for i in 0..<n { buf[2 * i] = items[i].x; buf[2 * i + 1] = items[i].y }
+            count = 2 * n
+        }
+        self.entries = [Int32](unsafeUninitializedCapacity: n) { buf, count in
+            for i in 0..<n { buf[i] = items[i].entry }
+            count = n
+        }
     }
 
-    private static func sort(_ ids: UnsafeMutableBufferPointer<Int32>, _ xy: UnsafeMutableBufferPointer<Double>,
-                             _ left: Int, _ right: Int, _ axis: Int) {
+    /// Points above which a build sorts the two halves of the tree on two threads.
+    public static let parallelBuildThreshold = 65_536
+
+    /// A point while the tree is built.
+    struct Item {
+        var x: Double
+        var y: Double
+        var entry: Int32
+        @inline(__always) func coordinate(_ axis: Int) -> Double { axis == 0 ? x : y }
+    }
+
+    /// Lets the two halves of a build share the item buffer: they touch disjoint ranges.
+    private struct Shared: @unchecked Sendable {
+        let items: UnsafeMutableBufferPointer<Item>
+    }
+
+    private static func sort(_ items: UnsafeMutableBufferPointer<Item>, _ left: Int, _ right: Int, _ axis: Int, parallel: Bool) {
         if right - left <= nodeSize { return }
         let m = (left + right) >> 1
-        select(ids, xy, m, left, right, axis)
-        sort(ids, xy, left, m - 1, 1 - axis)
-        sort(ids, xy, m + 1, right, 1 - axis)
+        select(items, m, left, right, axis)
+        if parallel {
+            let shared = Shared(items: items)
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                if half == 0 { sort(shared.items, left, m - 1, 1 - axis, parallel: false) }
+                else { sort(shared.items, m + 1, right, 1 - axis, parallel: false) }
+            }
+        } else {
+            sort(items, left, m - 1, 1 - axis, parallel: false)
+            sort(items, m + 1, right, 1 - axis, parallel: false)
+        }
     }
 
     /// Floyd–Rivest selection: puts the k-th smallest (by `axis`) at `k`, smaller ones before it.
-    private static func select(_ ids: UnsafeMutableBufferPointer<Int32>, _ xy: UnsafeMutableBufferPointer<Double>,
-                               _ k: Int, _ left: Int, _ right: Int, _ axis: Int) {
+    private static func select(_ items: UnsafeMutableBufferPointer<Item>, _ k: Int, _ left: Int, _ right: Int, _ axis: Int) {
         var left = left, right = right
         while right > left {
             if right - left > 600 {
@@ -61,30 +92,95 @@ public struct PackedTree: Sendable {
                 let sd = 0.5 * (z * s * (n - s) / n).squareRoot() * (i - n / 2 < 0 ? -1 : 1)
                 let newLeft = max(left, Int((Double(k) - i * s / n + sd).rounded(.down)))
                 let newRight = min(right, Int((Double(k) + (n - i) * s / n + sd).rounded(.down)))
-                select(ids, xy, k, newLeft, newRight, axis)
+                select(items, k, newLeft, newRight, axis)
             }
-            let t = xy[2 * k + axis]
+            let t = items[k].coordinate(axis)
             var i = left, j = right
-            swapItem(ids, xy, left, k)
-            if xy[2 * right + axis] > t { swapItem(ids, xy, left, right) }
+            items.swapAt(left, k)
+            if items[right].coordinate(axis) > t { items.swapAt(left, right) }
             while i < j {
-                swapItem(ids, xy, i, j)
+                items.swapAt(i, j)
                 i += 1; j -= 1
-                while xy[2 * i + axis] < t { i += 1 }
-                while xy[2 * j + axis] > t { j -= 1 }
+                while items[i].coordinate(axis) < t { i += 1 }
+                while items[j].coordinate(axis) > t { j -= 1 }
             }
-            if xy[2 * left + axis] == t { swapItem(ids, xy, left, j) }
-            else { j += 1; swapItem(ids, xy, j, right) }
+            if items[left].coordinate(axis) == t { items.swapAt(left, j) }
+            else { j += 1; items.swapAt(j, right) }
             if j <= k { left = j + 1 }
             if k <= j { right = j - 1 }
         }
     }
 
-    @inline(__always)
-    private static func swapItem(_ ids: UnsafeMutableBufferPointer<Int32>, _ xy: UnsafeMutableBufferPointer<Double>, _ i: Int, _ j: Int) {
-        ids.swapAt(i, j)
-        xy.swapAt(2 * i, 2 * j)
-        xy.swapAt(2 * i + 1, 2 * j + 1)
+    /// Walks the points of the box `[west, south, east, north]` (edges inclusive; the box
+    /// must not cross the antimeridian) whose entries `filter` includes, and hands them to
+    /// `visitor`: a node whose bounds lie
+    /// in the box and that ``PointVisitor/accepts(west:south:east:north:)`` approves gives
+    /// all its points to ``PointVisitor/member(_:lon:lat:)`` untested; every other point in
+    /// the box goes to ``PointVisitor/candidate(_:lon:lat:)``. Allocates nothing.
+    ///
+    /// A node's bounds come from the splits above it (points equal to a split value may sit
+    /// on either side, so the bounds are closed), not from its points.
+    @inlinable
+    public func visit<V: PointVisitor, F: EntryFilter>(west: Double, south: Double, east: Double, north: Double,
+                                                       only filter: F, _ visitor: inout V) {
+        let n = entries.count
+        if n == 0 { return }
+        coords.withUnsafeBufferPointer { xy in
+            entries.withUnsafeBufferPointer { ids in
+                // A node: left, right, axis; its bounds: four doubles.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64) { stack in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * 64) { bounds in
+                        var sp = 0
+                        stack[0] = 0; stack[1] = n - 1; stack[2] = 0
+                        bounds[0] = -.infinity; bounds[1] = -.infinity; bounds[2] = .infinity; bounds[3] = .infinity
+                        sp = 1
+                        while sp > 0 {
+                            sp -= 1
+                            let left = stack[3 * sp], right = stack[3 * sp + 1], axis = stack[3 * sp + 2]
+                            let bw = bounds[4 * sp], bs = bounds[4 * sp + 1], be = bounds[4 * sp + 2], bn = bounds[4 * sp + 3]
+                            if bw >= west && be <= east && bs >= south && bn <= north
+                                && visitor.accepts(west: bw, south: bs, east: be, north: bn) {
+                                var i = left
+                                while i <= right {
+                                    if filter.includes(ids[i]) { visitor.member(ids[i], lon: xy[2 * i], lat: xy[2 * i + 1]) }
+                                    i += 1
+                                }
+                                continue
+                            }
+                            if right - left <= PackedTree.nodeSize {
+                                var i = left
+                                while i <= right {
+                                    let x = xy[2 * i], y = xy[2 * i + 1]
+                                    if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[i]) {
+                                        visitor.candidate(ids[i], lon: x, lat: y)
+                                    }
+                                    i += 1
+                                }
+                                continue
+                            }
+                            let m = (left + right) >> 1
+                            let x = xy[2 * m], y = xy[2 * m + 1]
+                            if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[m]) {
+                                visitor.candidate(ids[m], lon: x, lat: y)
+                            }
+                            let c = axis == 0 ? x : y
+                            if (axis == 0 ? west : south) <= c {
+                                stack[3 * sp] = left; stack[3 * sp + 1] = m - 1; stack[3 * sp + 2] = 1 - axis
+                                bounds[4 * sp] = bw; bounds[4 * sp + 1] = bs
+                                bounds[4 * sp + 2] = axis == 0 ? c : be; bounds[4 * sp + 3] = axis == 0 ? bn : c
+                                sp += 1
+                            }
+                            if (axis == 0 ? east : north) >= c {
+                                stack[3 * sp] = m + 1; stack[3 * sp + 1] = right; stack[3 * sp + 2] = 1 - axis
+                                bounds[4 * sp] = axis == 0 ? c : bw; bounds[4 * sp + 1] = axis == 0 ? bs : c
+                                bounds[4 * sp + 2] = be; bounds[4 * sp + 3] = bn
+                                sp += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Calls `body(entry, lon, lat)` for every point in the box (edges inclusive; the box
@@ -126,4 +222,29 @@ public struct PackedTree: Sendable {
             }
         }
     }
+}
+
+/// What a ``PackedTree/visit(west:south:east:north:_:)`` walk does with the points it finds.
+public protocol PointVisitor {
+    /// Whether every point in the closed box certainly belongs to the answer, so that the
+    /// walk may pass them to ``member(_:lon:lat:)`` without testing each.
+    func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool
+    /// A point inside the query box that the visitor must judge.
+    mutating func candidate(_ entry: Int32, lon: Double, lat: Double)
+    /// A point of a box the visitor accepted.
+    mutating func member(_ entry: Int32, lon: Double, lat: Double)
+}
+
+/// Which entries of a tree a walk sees (the live ones of a snapshot, or all).
+public protocol EntryFilter {
+    /// Whether the walk sees `entry`.
+    func includes(_ entry: Int32) -> Bool
+}
+
+/// Every entry: for trees none of whose entries has been removed.
+public struct AllEntries: EntryFilter {
+    /// Creates the filter.
+    @inlinable public init() {}
+    /// Always `true`.
+    @inlinable public func includes(_ entry: Int32) -> Bool { true }
 }

@@ -30,6 +30,15 @@ public final class PointSet: Sendable {
         var bufferStart = 0
         var ids: [String: Int32] = [:]
         var levels: [PackedTree] = []
+        /// First entry number of each level: level `i` was built from entries
+        /// `levelStarts[i] ..< levelStarts[i + 1]` (the last one up to `bufferStart`).
+        var levelStarts: [Int] = []
+        /// Entries of each level removed since it was built; a level with none skips the
+        /// liveness check in queries.
+        var levelDead: [Int] = []
+        /// While `merging`, the removals the merge inputs had when it started (its build
+        /// drops those; later ones are the merged level's own).
+        var mergeDeadAtStart = 0
         var epoch: UInt32 = 0
         var merging = false
         /// While `merging`, the number of oldest levels the background merge is rebuilding.
@@ -44,7 +53,8 @@ public final class PointSet: Sendable {
 
     /// Creates an empty set.
     public init() {
-        published = Mutex(Snapshot(epoch: 0, table: EntryTable(chunks: [], count: 0), levels: [], bufferStart: 0, liveCount: 0))
+        published = Mutex(Snapshot(epoch: 0, table: EntryTable(chunks: [], count: 0), levels: [], cleanLevels: [],
+                                   bufferStart: 0, liveCount: 0))
     }
 
     /// The current state, for querying. Cheap; hold it as long as a query needs.
@@ -82,20 +92,23 @@ public final class PointSet: Sendable {
         if records.isEmpty { return 0 }
         writer.withLock { w in
             w.epoch += 1
+            // Grow the id map once for a big batch, geometrically so small batches stay cheap.
+            let need = w.ids.count + records.count
+            if need > w.ids.capacity { w.ids.reserveCapacity(max(need, 2 * w.ids.capacity)) }
             var newChunks = w.chunks
             for r in records {
                 if newChunks.isEmpty || newChunks[newChunks.count - 1].count == EntryChunk.capacity {
                     newChunks.append(EntryChunk())
                 }
                 let index = Int32(w.entryCount)
-                if let old = w.ids[r.id] {
+                // One probe of the id map: insert, and learn the version this one replaces.
+                if let old = w.ids.updateValue(index, forKey: r.id) {
                     // newChunks holds every chunk, including ones this batch added.
                     EntryTable(chunks: newChunks, count: w.entryCount).markRemoved(old, epoch: w.epoch)
-                    w.dead += 1
+                    Self.countRemoval(of: old, in: &w)
                 }
                 newChunks[newChunks.count - 1].append(Entry(id: r.id, lon: r.point.lon, lat: r.point.lat, payload: r.payload))
                 w.entryCount += 1
-                w.ids[r.id] = index
             }
             w.chunks = newChunks
             packBufferIfFull(&w)
@@ -117,7 +130,7 @@ public final class PointSet: Sendable {
                 guard let old = w.ids.removeValue(forKey: id) else { continue }
                 table.markRemoved(old, epoch: w.epoch)
                 removed += 1
-                w.dead += 1
+                Self.countRemoval(of: old, in: &w)
             }
             if removed > 0 { publish(w) } else { w.epoch -= 1 }
             return removed
@@ -135,9 +148,18 @@ public final class PointSet: Sendable {
         }
     }
 
+    /// Counts a removed entry against the level that holds it (none while it is buffered).
+    private static func countRemoval(of entry: Int32, in w: inout WriterState) {
+        w.dead += 1
+        let e = Int(entry)
+        guard e < w.bufferStart, let level = w.levelStarts.lastIndex(where: { $0 <= e }) else { return }
+        w.levelDead[level] += 1
+    }
+
     private func publish(_ w: WriterState) {
         let snap = Snapshot(epoch: w.epoch, table: EntryTable(chunks: w.chunks, count: w.entryCount),
-                            levels: w.levels, bufferStart: w.bufferStart, liveCount: w.ids.count)
+                            levels: w.levels, cleanLevels: w.levelDead.map { $0 == 0 },
+                            bufferStart: w.bufferStart, liveCount: w.ids.count)
         published.withLock { $0 = snap }
     }
 
@@ -157,8 +179,8 @@ public final class PointSet: Sendable {
             for i in 0..<t.count { add(t.entries[i], t.coords[2 * i], t.coords[2 * i + 1]) }
         }
         for i in range {
-            let e = table.entry(Int32(i))
-            add(Int32(i), e.lon, e.lat)
+            let p = table.position(Int32(i))
+            add(Int32(i), p.lon, p.lat)
         }
         return PackedTree(entries: ids, lons: lons, lats: lats)
     }
@@ -167,6 +189,7 @@ public final class PointSet: Sendable {
         guard w.entryCount > w.bufferStart else { return }
         let table = EntryTable(chunks: w.chunks, count: w.entryCount)
         var level = Self.build(table: table, epoch: w.epoch, trees: [], range: w.bufferStart..<w.entryCount)
+        var start = w.bufferStart
         w.bufferStart = w.entryCount
         // Merge with the newest levels while they are not much bigger (a binary-counter LSM).
         while let last = w.levels.last, last.count <= 4 * max(level.count, 1) {
@@ -178,9 +201,17 @@ public final class PointSet: Sendable {
                 break
             }
             w.levels.removeLast()
+            w.levelDead.removeLast()
+            start = w.levelStarts.removeLast()
             level = Self.build(table: table, epoch: w.epoch, trees: [last, level], range: 0..<0)
         }
-        if level.count > 0 { w.levels.append(level) }
+        // An empty level is dropped: its entries are all dead, so no removal can land in
+        // its range, which the previous level's start now covers.
+        if level.count > 0 {
+            w.levels.append(level)
+            w.levelStarts.append(start)
+            w.levelDead.append(0)
+        }
     }
 
     /// Merges every level into one on the background queue; writes continue meanwhile and
@@ -189,6 +220,7 @@ public final class PointSet: Sendable {
         guard w.levels.count >= 2 else { return }
         w.merging = true
         w.mergeInputs = w.levels.count
+        w.mergeDeadAtStart = w.levelDead.reduce(0, +)
         let inputs = w.levels
         let table = EntryTable(chunks: w.chunks, count: w.entryCount)
         let epoch = w.epoch
@@ -197,8 +229,14 @@ public final class PointSet: Sendable {
             let merged = Self.build(table: table, epoch: epoch, trees: inputs, range: 0..<0)
             writer.withLock { w in
                 // The merged inputs are still the oldest levels: only this merge removes them.
+                let deadSince = w.levelDead.prefix(inputs.count).reduce(0, +) - w.mergeDeadAtStart
                 w.levels.removeFirst(inputs.count)
                 w.levels.insert(merged, at: 0)
+                w.levelDead.removeFirst(inputs.count)
+                w.levelDead.insert(deadSince, at: 0)
+                let start = w.levelStarts[0]
+                w.levelStarts.removeFirst(inputs.count)
+                w.levelStarts.insert(start, at: 0)
                 w.merging = false
                 publish(w)
             }
@@ -219,14 +257,17 @@ public final class PointSet: Sendable {
         public let epoch: UInt32
         let table: EntryTable
         let levels: [PackedTree]
+        /// Per level: no entry of it is removed at this epoch, so queries skip the check.
+        let cleanLevels: [Bool]
         let bufferStart: Int
         /// Number of live points.
         public let liveCount: Int
 
-        init(epoch: UInt32, table: EntryTable, levels: [PackedTree], bufferStart: Int, liveCount: Int) {
+        init(epoch: UInt32, table: EntryTable, levels: [PackedTree], cleanLevels: [Bool], bufferStart: Int, liveCount: Int) {
             self.epoch = epoch
             self.table = table
             self.levels = levels
+            self.cleanLevels = cleanLevels
             self.bufferStart = bufferStart
             self.liveCount = liveCount
         }
@@ -240,22 +281,35 @@ public final class PointSet: Sendable {
         @inline(__always)
         func isLive(_ e: Int32) -> Bool { table.removedAt(e) > epoch }
 
-        /// Calls `body(entry, lon, lat)` for every live point in a box that does not cross
-        /// the antimeridian.
+        /// Walks every live point in a box that does not cross the antimeridian with
+        /// `visitor` (see ``PackedTree/visit(west:south:east:north:only:_:)``); buffered
+        /// points are candidates.
         @inline(__always)
-        func forEachLive(west: Double, south: Double, east: Double, north: Double, _ body: (Int32, Double, Double) -> Void) {
-            for level in levels {
-                level.forEach(west: west, south: south, east: east, north: north) { e, x, y in
-                    if isLive(e) { body(e, x, y) }
+        func visitLive<V: PointVisitor>(west: Double, south: Double, east: Double, north: Double, _ visitor: inout V) {
+            for (i, level) in levels.enumerated() {
+                if cleanLevels[i] {
+                    level.visit(west: west, south: south, east: east, north: north, only: AllEntries(), &visitor)
+                } else {
+                    level.visit(west: west, south: south, east: east, north: north, only: LiveEntries(snapshot: self), &visitor)
                 }
             }
             var i = bufferStart
             while i < table.count {
-                let e = table.entry(Int32(i))
+                let e = table.position(Int32(i))
                 if e.lon >= west && e.lon <= east && e.lat >= south && e.lat <= north && isLive(Int32(i)) {
-                    body(Int32(i), e.lon, e.lat)
+                    visitor.candidate(Int32(i), lon: e.lon, lat: e.lat)
                 }
                 i += 1
+            }
+        }
+
+        /// Calls `body(entry, lon, lat)` for every live point in a box that does not cross
+        /// the antimeridian.
+        @inline(__always)
+        func forEachLive(west: Double, south: Double, east: Double, north: Double, _ body: (Int32, Double, Double) -> Void) {
+            withoutActuallyEscaping(body) { body in
+                var visitor = BoxVisitor(body: body)
+                visitLive(west: west, south: south, east: east, north: north, &visitor)
             }
         }
 
@@ -266,6 +320,20 @@ public final class PointSet: Sendable {
             return out
         }
     }
+}
+
+/// The entries a snapshot still holds.
+struct LiveEntries: EntryFilter {
+    let snapshot: PointSet.Snapshot
+    @inline(__always) func includes(_ entry: Int32) -> Bool { snapshot.isLive(entry) }
+}
+
+/// Every point of the query box, each handed to `body`.
+struct BoxVisitor: PointVisitor {
+    let body: (Int32, Double, Double) -> Void
+    @inline(__always) func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool { true }
+    @inline(__always) func candidate(_ entry: Int32, lon: Double, lat: Double) { body(entry, lon, lat) }
+    @inline(__always) func member(_ entry: Int32, lon: Double, lat: Double) { body(entry, lon, lat) }
 }
 
 /// A reference to one entry of a ``PointSet`` snapshot.

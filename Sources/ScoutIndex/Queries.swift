@@ -25,11 +25,14 @@ public struct BoundedRef: Sendable {
     public let lower: Double
     /// Upper bound of the geodesic distance in metres.
     public let upper: Double
+    /// The entry's position (so that ranking reads no entry).
+    public let point: GeoPoint
     /// Creates a bounded match.
-    public init(ref: EntryRef, lower: Double, upper: Double) {
+    public init(ref: EntryRef, lower: Double, upper: Double, point: GeoPoint) {
         self.ref = ref
         self.lower = lower
         self.upper = upper
+        self.point = point
     }
 }
 
@@ -37,12 +40,12 @@ extension PointSet.Snapshot {
     /// Every live point in the box, edges inclusive (`west > east` crosses 180°).
     ///
     /// - Complexity: O(√n + k) per level; no allocation besides the result.
-    public func entries(in box: GeoBox, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
+    public func entries(in box: GeoBox, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
         var out: [EntryRef] = []
         for b in box.unwrapped {
             forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, _, _ in
                 let ref = EntryRef(index: e)
-                if filter(ref) { out.append(ref) }
+                if filter?(ref) != false { out.append(ref) }
             }
         }
         return out
@@ -51,38 +54,23 @@ extension PointSet.Snapshot {
     /// Every live point whose geodesic distance from `center` is at most `radius` metres,
     /// exactly (WGS84), in no particular order.
     ///
-    /// Cheap bounds decide almost every point; `geod_inverse` decides the rest.
-    public func entries(within radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
-        var out: [EntryRef] = []
-        out.reserveCapacity(128)
-        forEachWithin(radius, of: center, where: filter) { ref, _, _, _ in out.append(ref) }
-        return out
+    /// Cheap bounds decide almost every point, and whole tree nodes the disc certainly
+    /// holds are taken without testing their points; `geod_inverse` decides the rest.
+    public func entries(within radius: Double, of center: GeoPoint, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
+        disc(radius, center, filter)
     }
 
     /// Like ``entries(within:of:where:)``, with cheap distance bounds for ranking.
-    public func boundedEntries(within radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool = { _ in true }) -> [BoundedRef] {
-        var out: [BoundedRef] = []
-        out.reserveCapacity(128)
-        forEachWithin(radius, of: center, where: filter) { ref, test, lat, lon in
-            let (lo, hi) = test.bounds(lat: lat, lon: lon)
-            out.append(BoundedRef(ref: ref, lower: min(lo, radius), upper: hi))
-        }
-        return out
+    public func boundedEntries(within radius: Double, of center: GeoPoint, where filter: ((EntryRef) -> Bool)? = nil) -> [BoundedRef] {
+        disc(radius, center, filter)
     }
 
-    /// Calls `body(ref, test, lat, lon)` for every live point within `radius` that passes `filter`.
-    @inline(__always)
-    private func forEachWithin(_ radius: Double, of center: GeoPoint, where filter: (EntryRef) -> Bool,
-                               _ body: (EntryRef, RadiusTest, Double, Double) -> Void) {
+    private func disc<Member: DiscMember>(_ radius: Double, _ center: GeoPoint, _ filter: ((EntryRef) -> Bool)?) -> [Member] {
         let test = RadiusTest(center: center, radius: radius)
-        for b in test.boxes {
-            forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in
-                if test.contains(lat: y, lon: x) {
-                    let ref = EntryRef(index: e)
-                    if filter(ref) { body(ref, test, y, x) }
-                }
-            }
-        }
+        var members = DiscMembers<Member>(test: test, filter: filter)
+        members.out.reserveCapacity(128)
+        for b in test.boxes { visitLive(west: b.west, south: b.south, east: b.east, north: b.north, &members) }
+        return members.out
     }
 
     /// The `limit` matches nearest to `origin`, with exact millimetre distances, sorted by
@@ -99,8 +87,7 @@ extension PointSet.Snapshot {
         }
         let originECEF = WGS84.ecef(origin)
         var measured = pool.map { m -> DistancedRef in
-            let e = table.entry(m.ref.index)
-            return DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(GeoPoint(lat: e.lat, lon: e.lon), origin, ecefOfB: originECEF))
+            DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(m.point, origin, ecefOfB: originECEF))
         }
         measured.sort { a, b in
             a.distance != b.distance ? a.distance < b.distance : table.entry(a.ref.index).id < table.entry(b.ref.index).id
@@ -125,12 +112,12 @@ extension PointSet.Snapshot {
     /// Candidates come from the region's envelope; boxes of candidates that GEOS finds
     /// wholly inside or outside the region are decided at once, and only points in boxes
     /// that meet the boundary are tested one by one.
-    public func entries(coveredBy region: Region, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
+    public func entries(coveredBy region: Region, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
         guard let env = region.envelope else { return [] }
         var cands: [Candidate] = []
         forEachLive(west: env.west, south: env.south, east: env.east, north: env.north) { e, x, y in
             let ref = EntryRef(index: e)
-            if filter(ref) { cands.append(Candidate(entry: e, lon: x, lat: y)) }
+            if filter?(ref) != false { cands.append(Candidate(entry: e, lon: x, lat: y)) }
         }
         var out: [EntryRef] = []
         cands.withUnsafeMutableBufferPointer { buf in
@@ -140,12 +127,48 @@ extension PointSet.Snapshot {
     }
 
     /// Every live point in the corridor (see ``Corridor`` for its accuracy contract).
-    public func entries(along corridor: Corridor, where filter: (EntryRef) -> Bool = { _ in true }) -> [EntryRef] {
+    public func entries(along corridor: Corridor, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
         let near = entries(within: corridor.reach, of: corridor.center, where: filter)
         return near.filter { r in
             let e = table.entry(r.index)
             return corridor.contains(lon: e.lon, lat: e.lat)
         }
+    }
+}
+
+/// What a disc query returns per member: the entry alone, or with its distance bounds.
+private protocol DiscMember {
+    init(_ ref: EntryRef, lon: Double, lat: Double, test: RadiusTest)
+}
+
+extension EntryRef: DiscMember {
+    fileprivate init(_ ref: EntryRef, lon: Double, lat: Double, test: RadiusTest) { self = ref }
+}
+
+extension BoundedRef: DiscMember {
+    fileprivate init(_ ref: EntryRef, lon: Double, lat: Double, test: RadiusTest) {
+        let (lo, hi) = test.bounds(lat: lat, lon: lon)
+        self.init(ref: ref, lower: min(lo, test.radius), upper: hi, point: GeoPoint(lat: lat, lon: lon))
+    }
+}
+
+/// Collects the members of a disc: whole nodes the disc certainly holds, and the
+/// candidates ``RadiusTest/contains(lat:lon:)`` accepts.
+private struct DiscMembers<Member: DiscMember>: PointVisitor {
+    let test: RadiusTest
+    let filter: ((EntryRef) -> Bool)?
+    var out: [Member] = []
+
+    @inline(__always) func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool {
+        test.covers(west: west, south: south, east: east, north: north)
+    }
+    @inline(__always) mutating func candidate(_ entry: Int32, lon: Double, lat: Double) {
+        if test.contains(lat: lat, lon: lon) { member(entry, lon: lon, lat: lat) }
+    }
+    @inline(__always) mutating func member(_ entry: Int32, lon: Double, lat: Double) {
+        let ref = EntryRef(index: entry)
+        if let filter, !filter(ref) { return }
+        out.append(Member(ref, lon: lon, lat: lat, test: test))
     }
 }
 

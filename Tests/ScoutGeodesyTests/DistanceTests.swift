@@ -3,6 +3,7 @@ import PropertyBased
 import ScoutCore
 import ScoutGeodesy
 import ScoutTestSupport
+import Synchronization
 import Testing
 
 /// A pair of points whose geodesic distance covers every regime: identical points,
@@ -124,6 +125,44 @@ func randomPair(_ rng: inout SplitMix64) -> (GeoPoint, GeoPoint) {
             }
             #expect(log.isEmpty, "\(log.summary)")
         }
+    }
+}
+
+extension RadiusTestTests {
+    /// `covers(box)` lets the index take whole nodes untested: every point of a covered
+    /// box must be within the radius. Boxes are cut from the disc's boxes, many small ones
+    /// near the centre so that the test cannot pass by never covering anything.
+    @Test func coveredBoxesHoldOnlyPointsWithinTheRadius() async {
+        let covered = Atomic(0)
+        await propertyCheck(count: 200, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let c = Scenario.center(&rng)
+            let r = rng.chance(0.5) ? rng.logUniform(10, 200_000) : Scenario.radius(&rng)
+            let test = RadiusTest(center: c, radius: r)
+            var log = FailureLog()
+            for _ in 0..<100 {
+                let b = rng.pick(test.boxes)
+                guard !b.crossesAntimeridian else { continue }
+                let f = rng.pick([1.0, 0.7, 0.5, 0.2, 0.05])
+                let w = (b.east - b.west) * f, h = (b.north - b.south) * f
+                let west = rng.uniform(b.west, b.east - w), south = rng.uniform(b.south, b.north - h)
+                let box = GeoBox(west: west, south: south, east: west + w, north: south + h)
+                guard test.covers(west: box.west, south: box.south, east: box.east, north: box.north) else { continue }
+                covered.add(1, ordering: .relaxed)
+                var samples = [GeoPoint(lat: box.south, lon: box.west), GeoPoint(lat: box.south, lon: box.east),
+                               GeoPoint(lat: box.north, lon: box.west), GeoPoint(lat: box.north, lon: box.east)]
+                for _ in 0..<20 {
+                    samples.append(GeoPoint(lat: rng.uniform(box.south, box.north), lon: rng.pick([box.west, box.east, rng.uniform(box.west, box.east)])))
+                }
+                for p in samples {
+                    let d = Geodesic.distance(c, p)
+                    log.check(d <= r, "center \(c) r \(r): covered box \(box) holds \(p) at geodesic \(d)")
+                    log.check(test.contains(lat: p.lat, lon: p.lon), "center \(c) r \(r): covered box \(box) holds \(p), which contains() rejects")
+                }
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+        #expect(covered.load(ordering: .relaxed) > 500, "only \(covered.load(ordering: .relaxed)) boxes were covered: the check is nearly vacuous")
     }
 }
 

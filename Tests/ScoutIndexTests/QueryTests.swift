@@ -98,6 +98,42 @@ extension String {
         }
     }
 
+    /// Dense clusters, where whole tree nodes fall inside the disc and are taken without
+    /// testing their points: with every level clean, and after removals dirty some levels.
+    @Test func denseRadiusQueriesMatchBruteForceWithCleanAndDirtyLevels() async {
+        await propertyCheck(count: 8, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            // 6,000 points within ~5 km of a centre (some on the antimeridian), plus copies.
+            let hub = rng.chance(0.3) ? GeoPoint(lat: rng.uniform(-60, 60), lon: rng.pick([180, -180, 179.99])) : Scenario.center(&rng)
+            var cloud = (0..<6000).map { _ in Scenario.destination(hub, rng.uniform(0, 5000), &rng) }
+            cloud += (0..<200).map { _ in rng.pick(cloud) }
+            let set = PointSet()
+            try! set.upsert(cloud.enumerated().map { PointSet.Record(id: "p\($0.offset)", point: $0.element) })
+            set.pack()
+            var model = Dictionary(uniqueKeysWithValues: cloud.enumerated().map { ("p\($0.offset)", $0.element) })
+            var log = FailureLog()
+            for phase in 0..<2 {
+                if phase == 1 {
+                    let gone = (0..<300).map { _ in "p\(rng.int(0...(cloud.count - 1)))" }
+                    set.remove(ids: gone)
+                    for id in gone { model[id] = nil }
+                }
+                let s = set.snapshot()
+                for _ in 0..<10 {
+                    let center = rng.chance(0.5) ? hub : Scenario.destination(hub, rng.uniform(0, 4000), &rng)
+                    let r = rng.pick([rng.uniform(500, 4000), rng.uniform(4000, 12000)])
+                    let expected = Set(model.filter { Geodesic.distance(center, $0.value) <= r }.keys)
+                    let got = s.entries(within: r, of: center).map { s.id(of: $0) }
+                    log.check(got.count == Set(got).count, "phase \(phase) radius \(r) at \(center): duplicate results")
+                    log.check(Set(got) == expected, "phase \(phase) radius \(r) at \(center): \(got.count) results, brute force \(expected.count)")
+                    let bounded = s.boundedEntries(within: r, of: center).map { s.id(of: $0.ref) }
+                    log.check(Set(bounded) == expected && bounded.count == expected.count, "phase \(phase): boundedEntries differ from brute force")
+                }
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+
     @Test func radiusQueriesAndRankingMatchBruteForce() async {
         await propertyCheck(count: 50, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
@@ -119,6 +155,7 @@ extension String {
                 let bounded = s.boundedEntries(within: r, of: center)
                 log.check(Set(bounded.map(\.ref)) == expected && bounded.count == expected.count, "boundedEntries differ from entries(within:)")
                 for b in bounded {
+                    log.check(b.point == s.entry(b.ref).point, "bounded match \(s.id(of: b.ref)) carries \(b.point), entry is at \(s.entry(b.ref).point)")
                     let d = Geodesic.distance(center, s.entry(b.ref).point)
                     log.check(b.lower <= d + Oracle.geodesicAccuracy && d <= b.upper + Oracle.geodesicAccuracy,
                               "bounds \(b.lower)...\(b.upper) miss \(d) for \(s.entry(b.ref).point) from \(center)")
