@@ -33,21 +33,51 @@ public struct PackedTree: Sendable {
     public init(entries: [Int32], lons: [Double], lats: [Double]) {
         precondition(entries.count == lons.count && lons.count == lats.count)
         let n = entries.count
+        let parallel = n > PackedTree.parallelBuildThreshold
         var items = [Item](unsafeUninitializedCapacity: n) { buf, count in
-            for i in 0..<n { buf[i] = Item(x: lons[i], y: lats[i], entry: entries[i]) }
+            let out = Shared(items: buf)
+            PackedTree.inHalves(n, parallel: parallel) { range in
+                for i in range { out.items[i] = Item(x: lons[i], y: lats[i], entry: entries[i]) }
+            }
             count = n
         }
         if n > PackedTree.nodeSize {
-            items.withUnsafeMutableBufferPointer { PackedTree.sort($0, 0, n - 1, 0, parallel: n > PackedTree.parallelBuildThreshold) }
+            items.withUnsafeMutableBufferPointer { PackedTree.sort($0, 0, n - 1, 0, parallel: parallel) }
         }
         self.coords = [Double](unsafeUninitializedCapacity: 2 * n) { buf, count in
-            for i in 0..<n { buf[2 * i] = items[i].x; buf[2 * i + 1] = items[i].y }
+            items.withUnsafeMutableBufferPointer { sorted in
+                let from = Shared(items: sorted), to = SharedCoordinates(values: buf)
+                PackedTree.inHalves(n, parallel: parallel) { range in
+                    for i in range { to.values[2 * i] = from.items[i].x; to.values[2 * i + 1] = from.items[i].y }
+                }
+            }
             count = 2 * n
         }
         self.entries = [Int32](unsafeUninitializedCapacity: n) { buf, count in
             for i in 0..<n { buf[i] = items[i].entry }
             count = n
         }
+    }
+
+    /// Runs `body` over `0..<n`, in two halves on two threads when `parallel`.
+    private static func inHalves(_ n: Int, parallel: Bool, _ body: (Range<Int>) -> Void) {
+        guard parallel else { return body(0..<n) }
+        withoutActuallyEscaping(body) { body in
+            let task = SharedBody(body: body)
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                task.body(half == 0 ? 0..<(n / 2) : (n / 2)..<n)
+            }
+        }
+    }
+
+    /// Lets the halves of a copy share their closure: each writes a disjoint range.
+    private struct SharedBody: @unchecked Sendable {
+        let body: (Range<Int>) -> Void
+    }
+
+    /// Lets the halves of a copy share the coordinate buffer: they write disjoint ranges.
+    private struct SharedCoordinates: @unchecked Sendable {
+        let values: UnsafeMutableBufferPointer<Double>
     }
 
     /// Points above which a build sorts the two halves of the tree on two threads.
@@ -248,3 +278,4 @@ public struct AllEntries: EntryFilter {
     /// Always `true`.
     @inlinable public func includes(_ entry: Int32) -> Bool { true }
 }
+
