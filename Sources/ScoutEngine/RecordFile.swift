@@ -93,12 +93,22 @@ public enum RecordFile {
     }
 
     /// Parses CSV `id,lat,lon[,kind]` with a header line.
+    /// A CSV cell without leading and trailing spaces and tabs (bytes, not Foundation's
+    /// character sets: this runs for every cell of a million-line file).
+    private static func trimmingBlanks(_ cell: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        func blank(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
+        var lo = cell.startIndex, hi = cell.endIndex
+        while lo < hi && blank(cell[lo]) { lo += 1 }
+        while hi > lo && blank(cell[hi - 1]) { hi -= 1 }
+        return cell[lo..<hi]
+    }
+
     public static func csv(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
         var out: [PointRecord] = []
         var columns: [String: Int] = [:]
         try forEachLine(bytes) { (n, line) throws(ScoutError) in
             let cells = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+                .map { String(decoding: trimmingBlanks($0), as: UTF8.self) }
             if columns.isEmpty {
                 for (i, c) in cells.enumerated() { columns[c.lowercased()] = i }
                 for need in ["id", "lat", "lon"] where columns[need] == nil {

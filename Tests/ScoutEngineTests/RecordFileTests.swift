@@ -35,6 +35,13 @@ import Testing
         #expect(recs[1].point == GeoPoint(lat: 53.2, lon: -9.3))
     }
 
+    @Test func csvCellsLoseSurroundingSpacesAndTabsOnly() throws {
+        let path = write("h.csv", " Id ,\tlat, lon \r\n  x 1\t, 53.1 ,-9.2\r\nx2,53.2,\t-9.3\n")
+        let recs = try RecordFile.read(path: path, defaultKind: "dog")
+        #expect(recs.map(\.id) == ["x 1", "x2"])
+        #expect(recs.map(\.point) == [GeoPoint(lat: 53.1, lon: -9.2), GeoPoint(lat: 53.2, lon: -9.3)])
+    }
+
     @Test(arguments: [
         ("d.jsonl", "{\"id\":\"a\",\"kind\":\"dog\",\"lat\":1,\"lon\":1}\n{\"id\":\"b\",\"kind\":\"dog\",\"lat\":91,\"lon\":1}\n", "line 2: lat"),
         ("e.jsonl", "{\"id\":\"a\",\"kind\":\"dog\",\"lat\":1,\"lon\":1}\n\n{oops\n", "line 3"),
