@@ -60,8 +60,10 @@ extension PointSet.Snapshot {
             return table.count > bufferStart ? 1000 : nil
         }
         let tree = levels[li], clean = cleanLevels[li]
-        var uppers: [Double] = []
-        uppers.reserveCapacity(PackedTree.nodeSize + 1)
+        // The leaf's points, keyed by a flat proxy of their distance (no trigonometry).
+        var near: [(proxy: Double, point: GeoPoint)] = []
+        near.reserveCapacity(PackedTree.nodeSize + 1)
+        let cosOrigin = cos(origin.lat * .pi / 180)
         tree.coords.withUnsafeBufferPointer { xy in
             tree.entries.withUnsafeBufferPointer { ids in
                 var left = 0, right = tree.count - 1, axis = 0
@@ -72,15 +74,25 @@ extension PointSet.Snapshot {
                     axis = 1 - axis
                 }
                 for j in left...max(left, right) where j <= right && (clean || isLive(ids[j])) && filter?(EntryRef(index: ids[j])) != false {
-                    let h = DistanceBounds.haversine(GeoPoint(lat: xy[2 * j + 1], lon: xy[2 * j]), origin)
-                    uppers.append(h * WGS84.sphereToEllipsoidMax + 1e-6)
+                    let lon = xy[2 * j], lat = xy[2 * j + 1]
+                    var dx = abs(lon - origin.lon)
+                    if dx > 180 { dx = 360 - dx }
+                    dx *= cosOrigin
+                    let dy = lat - origin.lat
+                    near.append((dx * dx + dy * dy, GeoPoint(lat: lat, lon: lon)))
                 }
             }
         }
-        guard uppers.count >= k else {
-            return max(100, (uppers.max() ?? 250) * 4)
+        @inline(__always) func upper(_ p: GeoPoint) -> Double {
+            DistanceBounds.haversine(p, origin) * WGS84.sphereToEllipsoidMax + 1e-6
         }
-        let kth = uppers.withUnsafeMutableBufferPointer { quickselect($0, k - 1) }
+        guard near.count >= k else {
+            return max(100, (near.map { upper($0.point) }.max() ?? 250) * 4)
+        }
+        // Any k points lie within the largest of their upper bounds, so that bounds the
+        // k-th nearest distance: measure only the k the proxy ranks first.
+        near.sort { $0.proxy < $1.proxy }
+        let kth = near.prefix(k).reduce(0) { max($0, upper($1.point)) }
         return max(kth, 100)
     }
 
