@@ -218,43 +218,14 @@ public struct PackedTree: Sendable {
     @inlinable
     public func forEach(west: Double, south: Double, east: Double, north: Double,
                         _ body: (Int32, Double, Double) -> Void) {
-        let n = entries.count
-        if n == 0 { return }
-        coords.withUnsafeBufferPointer { xy in
-            entries.withUnsafeBufferPointer { ids in
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { stack in
-                    var sp = 0
-                    stack[0] = 0; stack[1] = n - 1; stack[2] = 0; sp = 3
-                    while sp > 0 {
-                        let axis = stack[sp - 1], right = stack[sp - 2], left = stack[sp - 3]
-                        sp -= 3
-                        if right - left <= PackedTree.nodeSize {
-                            var i = left
-                            while i <= right {
-                                let x = xy[2 * i], y = xy[2 * i + 1]
-                                if x >= west && x <= east && y >= south && y <= north { body(ids[i], x, y) }
-                                i += 1
-                            }
-                            continue
-                        }
-                        let m = (left + right) >> 1
-                        let x = xy[2 * m], y = xy[2 * m + 1]
-                        if x >= west && x <= east && y >= south && y <= north { body(ids[m], x, y) }
-                        let c = axis == 0 ? x : y
-                        if (axis == 0 ? west : south) <= c {
-                            stack[sp] = left; stack[sp + 1] = m - 1; stack[sp + 2] = 1 - axis; sp += 3
-                        }
-                        if (axis == 0 ? east : north) >= c {
-                            stack[sp] = m + 1; stack[sp + 1] = right; stack[sp + 2] = 1 - axis; sp += 3
-                        }
-                    }
-                }
-            }
+        withoutActuallyEscaping(body) { body in
+            var each = EachPoint(body: body)
+            visit(west: west, south: south, east: east, north: north, only: AllEntries(), &each)
         }
     }
 }
 
-/// What a ``PackedTree/visit(west:south:east:north:_:)`` walk does with the points it finds.
+/// What a ``PackedTree/visit(west:south:east:north:only:_:)`` walk does with the points it finds.
 public protocol PointVisitor {
     /// Whether every point in the closed box certainly belongs to the answer, so that the
     /// walk may pass them to ``member(_:lon:lat:)`` without testing each.
@@ -279,3 +250,14 @@ public struct AllEntries: EntryFilter {
     @inlinable public func includes(_ entry: Int32) -> Bool { true }
 }
 
+
+/// A walk that hands every point of the query box to `body` (a node inside the box is
+/// taken whole).
+@usableFromInline
+struct EachPoint: PointVisitor {
+    @usableFromInline let body: (Int32, Double, Double) -> Void
+    @inlinable init(body: @escaping (Int32, Double, Double) -> Void) { self.body = body }
+    @inlinable func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool { true }
+    @inlinable func candidate(_ entry: Int32, lon: Double, lat: Double) { body(entry, lon, lat) }
+    @inlinable func member(_ entry: Int32, lon: Double, lat: Double) { body(entry, lon, lat) }
+}

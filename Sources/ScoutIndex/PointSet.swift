@@ -308,7 +308,7 @@ public final class PointSet: Sendable {
         @inline(__always)
         func forEachLive(west: Double, south: Double, east: Double, north: Double, _ body: (Int32, Double, Double) -> Void) {
             withoutActuallyEscaping(body) { body in
-                var visitor = BoxVisitor(body: body)
+                var visitor = EachPoint(body: body)
                 visitLive(west: west, south: south, east: east, north: north, &visitor)
             }
         }
@@ -326,14 +326,6 @@ public final class PointSet: Sendable {
 struct LiveEntries: EntryFilter {
     let snapshot: PointSet.Snapshot
     @inline(__always) func includes(_ entry: Int32) -> Bool { snapshot.isLive(entry) }
-}
-
-/// Every point of the query box, each handed to `body`.
-struct BoxVisitor: PointVisitor {
-    let body: (Int32, Double, Double) -> Void
-    @inline(__always) func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool { true }
-    @inline(__always) func candidate(_ entry: Int32, lon: Double, lat: Double) { body(entry, lon, lat) }
-    @inline(__always) func member(_ entry: Int32, lon: Double, lat: Double) { body(entry, lon, lat) }
 }
 
 /// A reference to one entry of a ``PointSet`` snapshot.

@@ -263,6 +263,38 @@ extension String {
         }
     }
 
+    /// A bare tree (built on two threads past 65,536 points) walked with box queries.
+    @Test func packedTreeBoxWalkMatchesBruteForce() {
+        var rng = SplitMix64(seed: 11)
+        var lons: [Double] = [], lats: [Double] = []
+        for _ in 0..<90_000 {
+            let p = rng.chance(0.7) ? Scenario.near(GeoPoint(lat: 52.23, lon: 21.01), spread: 20_000, &rng) : Scenario.point(&rng)
+            lons.append(p.lon); lats.append(p.lat)
+        }
+        for _ in 0..<2_000 { let i = rng.int(0...(lons.count - 1)); lons.append(lons[i]); lats.append(lats[i]) }
+        let tree = PackedTree(entries: (0..<Int32(lons.count)).map { $0 }, lons: lons, lats: lats)
+        #expect(Set(tree.entries) == Set(0..<Int32(lons.count)))
+        for q in 0..<40 {
+            let b: GeoBox
+            if q % 2 == 0 {
+                let c = Scenario.near(GeoPoint(lat: 52.23, lon: 21.01), spread: 20_000, &rng)
+                let w = rng.logUniform(1e-4, 0.5), h = rng.logUniform(1e-4, 0.5)
+                b = GeoBox(west: c.lon - w, south: c.lat - h, east: c.lon + w, north: c.lat + h)
+            } else {
+                let west = rng.uniform(-180, 170), south = rng.uniform(-90, 80)
+                b = GeoBox(west: west, south: south, east: min(180, west + rng.uniform(0, 60)), north: min(90, south + rng.uniform(0, 40)))
+            }
+            var got: [Int32] = [], misplaced = 0
+            tree.forEach(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in
+                if x != lons[Int(e)] || y != lats[Int(e)] { misplaced += 1 }
+                got.append(e)
+            }
+            #expect(misplaced == 0, "box \(b): \(misplaced) points reported at another point's position")
+            let expected = (0..<lons.count).filter { lons[$0] >= b.west && lons[$0] <= b.east && lats[$0] >= b.south && lats[$0] <= b.north }
+            #expect(got.count == expected.count && Set(got) == Set(expected.map(Int32.init)), "box \(b): \(got.count) points, brute force \(expected.count)")
+        }
+    }
+
     @Test func geohashGridMatchesPackedTree() async {
         await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
