@@ -92,7 +92,6 @@ public enum RecordFile {
         return out
     }
 
-    /// Parses CSV `id,lat,lon[,kind]` with a header line.
     /// A CSV cell without leading and trailing spaces and tabs (bytes, not Foundation's
     /// character sets: this runs for every cell of a million-line file).
     private static func trimmingBlanks(_ cell: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -103,6 +102,7 @@ public enum RecordFile {
         return cell[lo..<hi]
     }
 
+    /// Parses CSV `id,lat,lon[,kind]` with a header line.
     public static func csv(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
         var out: [PointRecord] = []
         var columns: [String: Int] = [:]

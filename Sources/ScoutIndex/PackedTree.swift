@@ -250,7 +250,6 @@ public struct AllEntries: EntryFilter {
     @inlinable public func includes(_ entry: Int32) -> Bool { true }
 }
 
-
 /// A walk that hands every point of the query box to `body` (a node inside the box is
 /// taken whole).
 @usableFromInline
