@@ -35,21 +35,19 @@ public struct PackedTree: Sendable {
         let n = entries.count
         let parallel = n > PackedTree.parallelBuildThreshold
         var items = [Item](unsafeUninitializedCapacity: n) { buf, count in
-            let out = Shared(items: buf)
-            PackedTree.inHalves(n, parallel: parallel) { range in
-                for i in range { out.items[i] = Item(x: lons[i], y: lats[i], entry: entries[i]) }
-            }
+            let out = buf
+            func fill(_ range: Range<Int>) { for i in range { out[i] = Item(x: lons[i], y: lats[i], entry: entries[i]) } }
+            PackedTree.run(parallel, { fill(0..<(n / 2)) }, { fill((n / 2)..<n) })
             count = n
         }
         if n > PackedTree.nodeSize {
             items.withUnsafeMutableBufferPointer { PackedTree.sort($0, 0, n - 1, 0, parallel: parallel) }
         }
         self.coords = [Double](unsafeUninitializedCapacity: 2 * n) { buf, count in
-            items.withUnsafeMutableBufferPointer { sorted in
-                let from = Shared(items: sorted), to = SharedCoordinates(values: buf)
-                PackedTree.inHalves(n, parallel: parallel) { range in
-                    for i in range { to.values[2 * i] = from.items[i].x; to.values[2 * i + 1] = from.items[i].y }
-                }
+            let out = buf
+            items.withUnsafeBufferPointer { sorted in
+                func copy(_ range: Range<Int>) { for i in range { out[2 * i] = sorted[i].x; out[2 * i + 1] = sorted[i].y } }
+                PackedTree.run(parallel, { copy(0..<(n / 2)) }, { copy((n / 2)..<n) })
             }
             count = 2 * n
         }
@@ -59,25 +57,22 @@ public struct PackedTree: Sendable {
         }
     }
 
-    /// Runs `body` over `0..<n`, in two halves on two threads when `parallel`.
-    private static func inHalves(_ n: Int, parallel: Bool, _ body: (Range<Int>) -> Void) {
-        guard parallel else { return body(0..<n) }
-        withoutActuallyEscaping(body) { body in
-            let task = SharedBody(body: body)
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                task.body(half == 0 ? 0..<(n / 2) : (n / 2)..<n)
+    /// Runs `first` and `second` on two threads at once when `parallel`, else one after
+    /// the other. Callers hand each a disjoint part of one buffer.
+    private static func run(_ parallel: Bool, _ first: () -> Void, _ second: () -> Void) {
+        guard parallel else { first(); second(); return }
+        withoutActuallyEscaping(first) { first in
+            withoutActuallyEscaping(second) { second in
+                let halves = Halves(first: first, second: second)
+                DispatchQueue.concurrentPerform(iterations: 2) { $0 == 0 ? halves.first() : halves.second() }
             }
         }
     }
 
-    /// Lets the halves of a copy share their closure: each writes a disjoint range.
-    private struct SharedBody: @unchecked Sendable {
-        let body: (Range<Int>) -> Void
-    }
-
-    /// Lets the halves of a copy share the coordinate buffer: they write disjoint ranges.
-    private struct SharedCoordinates: @unchecked Sendable {
-        let values: UnsafeMutableBufferPointer<Double>
+    /// The two halves of a build step, shared with the thread that runs one of them.
+    private struct Halves: @unchecked Sendable {
+        let first: () -> Void
+        let second: () -> Void
     }
 
     /// Points above which a build sorts the two halves of the tree on two threads.
@@ -91,25 +86,12 @@ public struct PackedTree: Sendable {
         @inline(__always) func coordinate(_ axis: Int) -> Double { axis == 0 ? x : y }
     }
 
-    /// Lets the two halves of a build share the item buffer: they touch disjoint ranges.
-    private struct Shared: @unchecked Sendable {
-        let items: UnsafeMutableBufferPointer<Item>
-    }
-
     private static func sort(_ items: UnsafeMutableBufferPointer<Item>, _ left: Int, _ right: Int, _ axis: Int, parallel: Bool) {
         if right - left <= nodeSize { return }
         let m = (left + right) >> 1
         select(items, m, left, right, axis)
-        if parallel {
-            let shared = Shared(items: items)
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
-                if half == 0 { sort(shared.items, left, m - 1, 1 - axis, parallel: false) }
-                else { sort(shared.items, m + 1, right, 1 - axis, parallel: false) }
-            }
-        } else {
-            sort(items, left, m - 1, 1 - axis, parallel: false)
-            sort(items, m + 1, right, 1 - axis, parallel: false)
-        }
+        run(parallel, { sort(items, left, m - 1, 1 - axis, parallel: false) },
+            { sort(items, m + 1, right, 1 - axis, parallel: false) })
     }
 
     /// Floyd–Rivest selection: puts the k-th smallest (by `axis`) at `k`, smaller ones before it.
