@@ -29,21 +29,23 @@ public final class PointSet: Sendable {
         var entryCount = 0
         var bufferStart = 0
         var ids: [String: Int32] = [:]
-        var levels: [PackedTree] = []
-        /// First entry number of each level: level `i` was built from entries
-        /// `levelStarts[i] ..< levelStarts[i + 1]` (the last one up to `bufferStart`).
-        var levelStarts: [Int] = []
-        /// Entries of each level removed since it was built; a level with none skips the
-        /// liveness check in queries.
-        var levelDead: [Int] = []
-        /// While `merging`, the removals the merge inputs had when it started (its build
-        /// drops those; later ones are the merged level's own).
-        var mergeDeadAtStart = 0
+        /// Oldest first.
+        var levels: [Level] = []
         var epoch: UInt32 = 0
         var merging = false
         /// While `merging`, the number of oldest levels the background merge is rebuilding.
         var mergeInputs = 0
-        var dead = 0
+    }
+
+    /// A packed level and what the writer knows about it.
+    struct Level {
+        var tree: PackedTree
+        /// First entry number the level was built from: a level holds entries from its
+        /// start up to the next level's start (the newest one up to `bufferStart`).
+        var start: Int
+        /// Entries of the level removed since it was built; a level with none skips the
+        /// liveness check in queries.
+        var removed = 0
     }
 
     private let writer = Mutex(WriterState())
@@ -150,15 +152,14 @@ public final class PointSet: Sendable {
 
     /// Counts a removed entry against the level that holds it (none while it is buffered).
     private static func countRemoval(of entry: Int32, in w: inout WriterState) {
-        w.dead += 1
         let e = Int(entry)
-        guard e < w.bufferStart, let level = w.levelStarts.lastIndex(where: { $0 <= e }) else { return }
-        w.levelDead[level] += 1
+        guard e < w.bufferStart, let level = w.levels.lastIndex(where: { $0.start <= e }) else { return }
+        w.levels[level].removed += 1
     }
 
     private func publish(_ w: WriterState) {
         let snap = Snapshot(epoch: w.epoch, table: EntryTable(chunks: w.chunks, count: w.entryCount),
-                            levels: w.levels, cleanLevels: w.levelDead.map { $0 == 0 },
+                            levels: w.levels.map(\.tree), cleanLevels: w.levels.map { $0.removed == 0 },
                             bufferStart: w.bufferStart, liveCount: w.ids.count)
         published.withLock { $0 = snap }
     }
@@ -192,26 +193,21 @@ public final class PointSet: Sendable {
         var start = w.bufferStart
         w.bufferStart = w.entryCount
         // Merge with the newest levels while they are not much bigger (a binary-counter LSM).
-        while let last = w.levels.last, last.count <= 4 * max(level.count, 1) {
+        while let last = w.levels.last, last.tree.count <= 4 * max(level.count, 1) {
             // Never fold in a level the background merge is rebuilding: its installation
             // replaces exactly the oldest `mergeInputs` levels.
             if w.merging && w.levels.count <= w.mergeInputs { break }
-            if last.count + level.count > Self.backgroundMergeThreshold {
+            if last.tree.count + level.count > Self.backgroundMergeThreshold {
                 if !w.merging { scheduleMerge(&w) }
                 break
             }
             w.levels.removeLast()
-            w.levelDead.removeLast()
-            start = w.levelStarts.removeLast()
-            level = Self.build(table: table, epoch: w.epoch, trees: [last, level], range: 0..<0)
+            start = last.start
+            level = Self.build(table: table, epoch: w.epoch, trees: [last.tree, level], range: 0..<0)
         }
         // An empty level is dropped: its entries are all dead, so no removal can land in
         // its range, which the previous level's start now covers.
-        if level.count > 0 {
-            w.levels.append(level)
-            w.levelStarts.append(start)
-            w.levelDead.append(0)
-        }
+        if level.count > 0 { w.levels.append(Level(tree: level, start: start)) }
     }
 
     /// Merges every level into one on the background queue; writes continue meanwhile and
@@ -220,8 +216,9 @@ public final class PointSet: Sendable {
         guard w.levels.count >= 2 else { return }
         w.merging = true
         w.mergeInputs = w.levels.count
-        w.mergeDeadAtStart = w.levelDead.reduce(0, +)
-        let inputs = w.levels
+        let inputs = w.levels.map(\.tree)
+        // The merge drops the entries removed by now; later removals are the merged level's.
+        let removedBefore = w.levels.reduce(0) { $0 + $1.removed }
         let table = EntryTable(chunks: w.chunks, count: w.entryCount)
         let epoch = w.epoch
         mergeGroup.enter()
@@ -229,14 +226,10 @@ public final class PointSet: Sendable {
             let merged = Self.build(table: table, epoch: epoch, trees: inputs, range: 0..<0)
             writer.withLock { w in
                 // The merged inputs are still the oldest levels: only this merge removes them.
-                let deadSince = w.levelDead.prefix(inputs.count).reduce(0, +) - w.mergeDeadAtStart
-                w.levels.removeFirst(inputs.count)
-                w.levels.insert(merged, at: 0)
-                w.levelDead.removeFirst(inputs.count)
-                w.levelDead.insert(deadSince, at: 0)
-                let start = w.levelStarts[0]
-                w.levelStarts.removeFirst(inputs.count)
-                w.levelStarts.insert(start, at: 0)
+                let replaced = w.levels.prefix(inputs.count)
+                let level = Level(tree: merged, start: replaced[0].start,
+                                  removed: replaced.reduce(0) { $0 + $1.removed } - removedBefore)
+                w.levels.replaceSubrange(0..<inputs.count, with: [level])
                 w.merging = false
                 publish(w)
             }
