@@ -51,6 +51,22 @@ func liveEntries(_ s: PointSet.Snapshot) -> [Live] {
     s.allLive().map { r in let e = s.entry(r); return Live(ref: r, id: e.id, point: e.point) }
 }
 
+/// Runs ``PointSet/Snapshot/entries(within:of:where:)`` and `boundedEntries` at one centre
+/// and checks both against brute force over `live` (membership decided with the centre
+/// first, as RadiusTest documents). Returns the brute-force members and the bounded matches.
+@discardableResult
+func checkDisc(_ s: PointSet.Snapshot, _ live: [Live], center: GeoPoint, radius r: Double, _ log: inout FailureLog,
+               label: String = "") -> (within: [Live], bounded: [BoundedRef]) {
+    let within = live.filter { Geodesic.distance(lat1: center.lat, lon1: center.lon, lat2: $0.point.lat, lon2: $0.point.lon) <= r }
+    let expected = Set(within.map(\.ref))
+    let got = s.entries(within: r, of: center)
+    log.check(got.count == Set(got).count, "\(label)radius \(r) at \(center): duplicate results")
+    log.check(Set(got) == expected, "\(label)radius \(r) at \(center): \(got.count) results, brute force \(expected.count); missing \(expected.subtracting(got).prefix(3).map { s.entry($0).point }), extra \(Set(got).subtracting(expected).prefix(3).map { s.entry($0).point })")
+    let bounded = s.boundedEntries(within: r, of: center)
+    log.check(Set(bounded.map(\.ref)) == expected && bounded.count == expected.count, "\(label)radius \(r) at \(center): boundedEntries differ from brute force")
+    return (within, bounded)
+}
+
 /// A deterministic pseudo-random filter on ids.
 func idFilter(_ salt: Int) -> (String) -> Bool {
     { id in (id.hashValueStable &+ salt) % 3 != 0 }
@@ -110,24 +126,23 @@ extension String {
             let set = PointSet()
             try! set.upsert(cloud.enumerated().map { PointSet.Record(id: "p\($0.offset)", point: $0.element) })
             set.pack()
-            var model = Dictionary(uniqueKeysWithValues: cloud.enumerated().map { ("p\($0.offset)", $0.element) })
+            var model = Set(cloud.indices.map { "p\($0)" })
             var log = FailureLog()
             for phase in 0..<2 {
                 if phase == 1 {
                     let gone = (0..<300).map { _ in "p\(rng.int(0...(cloud.count - 1)))" }
                     set.remove(ids: gone)
-                    for id in gone { model[id] = nil }
+                    model.subtract(gone)
                 }
                 let s = set.snapshot()
+                // The oracle reads every entry's removal epoch, never the levels' removal
+                // counts, and holds exactly the ids the model keeps.
+                let live = liveEntries(s)
+                log.check(Set(live.map(\.id)) == model && live.count == model.count, "phase \(phase): \(live.count) live entries, model \(model.count)")
                 for _ in 0..<10 {
                     let center = rng.chance(0.5) ? hub : Scenario.destination(hub, rng.uniform(0, 4000), &rng)
                     let r = rng.pick([rng.uniform(500, 4000), rng.uniform(4000, 12000)])
-                    let expected = Set(model.filter { Geodesic.distance(center, $0.value) <= r }.keys)
-                    let got = s.entries(within: r, of: center).map { s.id(of: $0) }
-                    log.check(got.count == Set(got).count, "phase \(phase) radius \(r) at \(center): duplicate results")
-                    log.check(Set(got) == expected, "phase \(phase) radius \(r) at \(center): \(got.count) results, brute force \(expected.count)")
-                    let bounded = s.boundedEntries(within: r, of: center).map { s.id(of: $0.ref) }
-                    log.check(Set(bounded) == expected && bounded.count == expected.count, "phase \(phase): boundedEntries differ from brute force")
+                    checkDisc(s, live, center: center, radius: r, &log, label: "phase \(phase): ")
                 }
             }
             #expect(log.isEmpty, "\(log.summary)")
@@ -145,15 +160,8 @@ extension String {
             for _ in 0..<12 {
                 let center = !cloud.isEmpty && rng.chance(0.4) ? rng.pick(cloud) : Scenario.center(&rng)
                 let r = Scenario.radius(&rng)
-                // Membership is decided with the centre first, as RadiusTest documents.
-                let within = live.filter { Geodesic.distance(lat1: center.lat, lon1: center.lon, lat2: $0.point.lat, lon2: $0.point.lon) <= r }
+                let (within, bounded) = checkDisc(s, live, center: center, radius: r, &log)
                 let expected = Set(within.map(\.ref))
-                let got = s.entries(within: r, of: center)
-                log.check(got.count == Set(got).count, "radius \(r) at \(center): duplicate results")
-                log.check(Set(got) == expected, "radius \(r) at \(center): \(got.count) results, brute force \(expected.count); missing \(expected.subtracting(got).prefix(3).map { s.entry($0).point }), extra \(Set(got).subtracting(expected).prefix(3).map { s.entry($0).point })")
-
-                let bounded = s.boundedEntries(within: r, of: center)
-                log.check(Set(bounded.map(\.ref)) == expected && bounded.count == expected.count, "boundedEntries differ from entries(within:)")
                 for b in bounded {
                     log.check(b.point == s.entry(b.ref).point, "bounded match \(s.id(of: b.ref)) carries \(b.point), entry is at \(s.entry(b.ref).point)")
                     let d = Geodesic.distance(center, s.entry(b.ref).point)
