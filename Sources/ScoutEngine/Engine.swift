@@ -30,6 +30,8 @@ public final class Engine: Sendable {
     private let textIndexes = Mutex<[String: (epoch: UInt32, index: TextIndex)]>([:])
     /// PROJ transformations to lon/lat, cached per CRS.
     public let transforms = CRSTransform.Pool()
+    /// Prepared polygons of recent searches, reused when the same area comes again.
+    public let regions = RegionCache()
     /// Breeds, places and time zones records are read against.
     public let catalog: Catalog
     /// How dogs' locations leave the engine.
@@ -150,10 +152,11 @@ public final class Engine: Sendable {
         case .box(let b):
             _ = try b.validated(path: "bbox")
         case .polygon(let shape, let crs):
-            region = try makeRegion(shape, crs: crs)
+            region = try regions.checkOut(Engine.regionKey(shape, crs: crs)) { () throws(ScoutError) in try makeRegion(shape, crs: crs) }
         case .corridor(let route, let d):
             corridor = try Corridor(line: route, distance: d)
         }
+        defer { if let region { regions.checkIn(region) } }
         guard let set = pointSet(kind: q.kind) else { return SearchResult(total: 0, hits: [], nextAfter: nil) }
         let snap = set.snapshot()
         let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
@@ -290,6 +293,15 @@ public final class Engine: Sendable {
 
     /// Largest polygon accepted, in vertices.
     public static let maximumPolygonVertices = 200_000
+
+    /// The key a polygon is cached under: its exact input.
+    private static func regionKey(_ shape: PolygonShape, crs: String?) -> RegionKey {
+        switch shape {
+        case .polygon(let rings): RegionKey(polygons: [rings], crs: crs)
+        case .multiPolygon(let polys): RegionKey(polygons: polys, crs: crs)
+        case .wkt(let text): RegionKey(wkt: text, crs: crs)
+        }
+    }
 
     private func makeRegion(_ shape: PolygonShape, crs: String?) throws(ScoutError) -> Region {
         switch shape {

@@ -37,9 +37,10 @@ final class GEOSContext {
 
     /// A GEOS coordinate sequence from x/y pairs.
     func coordinateSequence(_ xy: [SIMD2<Double>]) -> OpaquePointer? {
-        guard let seq = GEOSCoordSeq_create_r(handle, UInt32(xy.count), 2) else { return nil }
-        for (i, p) in xy.enumerated() { GEOSCoordSeq_setXY_r(handle, seq, UInt32(i), p.x, p.y) }
-        return seq
+        // `SIMD2<Double>` elements lie in memory as x, y, x, y, …: one copy.
+        xy.withUnsafeBytes { raw in
+            GEOSCoordSeq_copyFromBuffer_r(handle, raw.bindMemory(to: Double.self).baseAddress, UInt32(xy.count), 0, 0)
+        }
     }
 
     /// Copies the x/y coordinates of a simple geometry (point, line string, ring).
@@ -47,13 +48,11 @@ final class GEOSContext {
         guard let seq = GEOSGeom_getCoordSeq_r(handle, geom) else { return [] }
         var n: UInt32 = 0
         GEOSCoordSeq_getSize_r(handle, seq, &n)
-        var out: [SIMD2<Double>] = []
-        out.reserveCapacity(Int(n))
-        for i in 0..<n {
-            var x = 0.0, y = 0.0
-            GEOSCoordSeq_getXY_r(handle, seq, i, &x, &y)
-            out.append(SIMD2(x, y))
+        return [SIMD2<Double>](unsafeUninitializedCapacity: Int(n)) { buf, count in
+            let copied = UnsafeMutableRawBufferPointer(buf).withMemoryRebound(to: Double.self) { doubles in
+                GEOSCoordSeq_copyToBuffer_r(handle, seq, doubles.baseAddress, 0, 0)
+            }
+            count = copied == 1 ? Int(n) : 0
         }
-        return out
     }
 }

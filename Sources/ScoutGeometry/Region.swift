@@ -2,31 +2,6 @@ import CGEOS
 import ScoutCore
 import Synchronization
 
-/// What GEOS said of the validity of polygons seen recently, keyed by their exact input
-/// (positions or WKT, and CRS). GEOS's validity test costs ~0.4 ms for a 1,000-vertex
-/// polygon, more than the rest of a query; apps send the same areas again and again.
-/// Only the verdict is shared, never a GEOS object, so threads stay independent.
-enum ValidityCache {
-    struct Key: Hashable, Sendable {
-        let crs: String?
-        let wkt: String?
-        let polygons: [[[SIMD2<Double>]]]
-    }
-    /// Most verdicts kept; the cache is emptied when it is full.
-    static let capacity = 256
-    /// `nil` reason: valid.
-    private static let verdicts = Mutex<[Key: String?]>([:])
-
-    static func verdict(_ key: Key) -> String?? { verdicts.withLock { $0[key] } }
-
-    static func record(_ key: Key, reason: String?) {
-        verdicts.withLock { v in
-            if v.count >= capacity { v.removeAll(keepingCapacity: true) }
-            v[key] = .some(reason)
-        }
-    }
-}
-
 /// A polygonal area in longitude/latitude (EPSG:4326), judged by a GEOS prepared geometry.
 ///
 /// Semantics are those of PostGIS `geometry` with `ST_Covers`: planar in degrees, boundary
@@ -54,16 +29,15 @@ public final class Region {
     let ctx: GEOSContext
     let geometry: OpaquePointer
     let prepared: OpaquePointer
-    /// The rings as lines, prepared on first use: a box that meets no ring is wholly in or
-    /// wholly out.
-    private var boundary: OpaquePointer?
-    private var preparedBoundary: OpaquePointer?
+    private var builtGrid: BoundaryGrid?
     /// The region's bounding box; `nil` for an empty region.
     public let envelope: GeoBox?
     /// Total number of vertices.
     public let vertexCount: Int
+    /// The exact input the region was built from; ``RegionCache`` files regions under it.
+    public let key: RegionKey
 
-    private init(ctx: GEOSContext, geometry: OpaquePointer, path: String?, key: ValidityCache.Key?) throws(ScoutError) {
+    private init(ctx: GEOSContext, geometry: OpaquePointer, path: String?, key: RegionKey) throws(ScoutError) {
         let h = ctx.handle
         let type = GEOSGeomTypeId_r(h, geometry)
         guard type == Int32(GEOS_POLYGON.rawValue) || type == Int32(GEOS_MULTIPOLYGON.rawValue) else {
@@ -71,7 +45,7 @@ public final class Region {
             throw ScoutError(.invalidGeometry, "expected a Polygon or MultiPolygon", path: path)
         }
         var invalidReason: String?
-        if let key, let known = ValidityCache.verdict(key) {
+        if let known = ValidityCache.verdict(key) {
             invalidReason = known
         } else {
             if GEOSisValid_r(h, geometry) != 1 {
@@ -80,7 +54,7 @@ public final class Region {
                     return Region.redactCoordinates(String(cString: p))
                 } ?? "unknown reason"
             }
-            if let key { ValidityCache.record(key, reason: invalidReason) }
+            ValidityCache.record(key, reason: invalidReason)
         }
         if let invalidReason {
             GEOSGeom_destroy_r(h, geometry)
@@ -105,11 +79,10 @@ public final class Region {
         self.geometry = geometry
         self.prepared = prep
         self.vertexCount = Int(GEOSGetNumCoordinates_r(h, geometry))
+        self.key = key
     }
 
     deinit {
-        if let preparedBoundary { GEOSPreparedGeom_destroy_r(ctx.handle, preparedBoundary) }
-        if let boundary { GEOSGeom_destroy_r(ctx.handle, boundary) }
         GEOSPreparedGeom_destroy_r(ctx.handle, prepared)
         GEOSGeom_destroy_r(ctx.handle, geometry)
     }
@@ -193,7 +166,7 @@ public final class Region {
             }
         }
         guard let geom else { cleanup(); throw ctx.error("GEOS could not build the multipolygon", path: path) }
-        let key = ValidityCache.Key(crs: crs, wkt: nil, polygons: polygons)
+        let key = RegionKey(polygons: polygons, crs: crs)
         return try finish(ctx: ctx, geometry: geom, crs: crs, transforms: transforms, path: path, key: key)
     }
 
@@ -206,12 +179,12 @@ public final class Region {
         guard let geom = GEOSWKTReader_read_r(ctx.handle, reader, text) else {
             throw ctx.error("the WKT could not be read", path: path)
         }
-        let key = ValidityCache.Key(crs: crs, wkt: text, polygons: [])
+        let key = RegionKey(wkt: text, crs: crs)
         return try finish(ctx: ctx, geometry: geom, crs: crs, transforms: transforms, path: path, key: key)
     }
 
     private static func finish(ctx: GEOSContext, geometry: OpaquePointer, crs: String?, transforms: CRSTransform.Pool?,
-                               path: String?, key: ValidityCache.Key?) throws(ScoutError) -> Region {
+                               path: String?, key: RegionKey) throws(ScoutError) -> Region {
         var geometry = geometry
         if let crs, !Region.isLonLat(crs) {
             let pool = transforms ?? CRSTransform.Pool()
@@ -259,23 +232,50 @@ public final class Region {
         return GEOSPreparedCovers_r(ctx.handle, prepared, pt) == 1
     }
 
-    /// How the closed box relates to the region, decided by GEOS.
-    ///
-    /// A box that no ring of the region touches lies wholly inside or wholly outside, so
-    /// one GEOS test against the prepared rings and one point test decide most boxes.
+    /// Which cells of the envelope a ring passes through, and what GEOS said of the others:
+    /// built on first use (about 4 cells per vertex, one GEOS test per boundary-free area),
+    /// then kept. Queries read it once and ask it about each candidate.
+    public var boundaryGrid: BoundaryGrid {
+        if let builtGrid { return builtGrid }
+        let grid = makeGrid()
+        builtGrid = grid
+        return grid
+    }
+
+    /// What the boundary grid knows of the point `(lon, lat)` without asking GEOS (see
+    /// ``BoundaryGrid/relation(lon:lat:)``).
+    public func relation(lon: Double, lat: Double) -> Relation {
+        boundaryGrid.relation(lon: lon, lat: lat)
+    }
+
+    /// How the closed box relates to the region: `.inside` or `.outside` when every cell of
+    /// the boundary grid the box meets says so, else `.boundary` (which a box that only
+    /// comes near a ring may get too).
     public func relation(to box: GeoBox) -> Relation {
-        guard let rect = GEOSGeom_createRectangle_r(ctx.handle, box.west, box.south, box.east, box.north) else { return .boundary }
-        defer { GEOSGeom_destroy_r(ctx.handle, rect) }
-        if preparedBoundary == nil, boundary == nil {
-            boundary = GEOSBoundary_r(ctx.handle, geometry)
-            preparedBoundary = boundary.flatMap { GEOSPrepare_r(ctx.handle, $0) }
+        // A box across the antimeridian (or a malformed one) is not decided by cells.
+        if box.west > box.east || box.south > box.north { return .boundary }
+        guard let env = envelope, box.west <= env.east, box.east >= env.west, box.south <= env.north, box.north >= env.south else {
+            return .outside
         }
-        if let preparedBoundary {
-            if GEOSPreparedIntersects_r(ctx.handle, preparedBoundary, rect) == 1 { return .boundary }
-            return covers(lon: box.west, lat: box.south) ? .inside : .outside
+        let inside = boundaryGrid.relation(west: max(box.west, env.west), south: max(box.south, env.south),
+                                east: min(box.east, env.east), north: min(box.north, env.north))
+        // A box reaching past the envelope holds points the region does not cover.
+        let within = box.west >= env.west && box.east <= env.east && box.south >= env.south && box.north <= env.north
+        if inside == .inside && !within { return .boundary }
+        return inside
+    }
+
+    /// The boundary grid, from the rings GEOS holds (after any CRS transform).
+    private func makeGrid() -> BoundaryGrid {
+        let h = ctx.handle
+        var rings: [[SIMD2<Double>]] = []
+        for part in 0..<max(GEOSGetNumGeometries_r(h, geometry), 0) {
+            guard let polygon = GEOSGetGeometryN_r(h, geometry, part) else { continue }
+            if let shell = GEOSGetExteriorRing_r(h, polygon) { rings.append(ctx.coordinates(of: shell)) }
+            for i in 0..<max(GEOSGetNumInteriorRings_r(h, polygon), 0) {
+                if let hole = GEOSGetInteriorRingN_r(h, polygon, i) { rings.append(ctx.coordinates(of: hole)) }
+            }
         }
-        if GEOSPreparedIntersects_r(ctx.handle, prepared, rect) != 1 { return .outside }
-        if GEOSPreparedCovers_r(ctx.handle, prepared, rect) == 1 { return .inside }
-        return .boundary
+        return BoundaryGrid(rings: rings, envelope: envelope, vertexCount: vertexCount) { x, y in covers(lon: x, lat: y) }
     }
 }

@@ -109,19 +109,21 @@ extension PointSet.Snapshot {
 
     /// Every live point the region covers (boundary included), judged by GEOS.
     ///
-    /// Candidates come from the region's envelope; boxes of candidates that GEOS finds
-    /// wholly inside or outside the region are decided at once, and only points in boxes
-    /// that meet the boundary are tested one by one.
+    /// Candidates come from the region's envelope. The region's boundary grid decides the
+    /// points in cells no ring passes through (each such area was judged once by GEOS);
+    /// GEOS judges the points in cells a ring passes through one by one.
     public func entries(coveredBy region: Region, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
         guard let env = region.envelope else { return [] }
-        var cands: [Candidate] = []
+        let grid = region.boundaryGrid
+        var out: [EntryRef] = []
         forEachLive(west: env.west, south: env.south, east: env.east, north: env.north) { e, x, y in
             let ref = EntryRef(index: e)
-            if filter?(ref) != false { cands.append(Candidate(entry: e, lon: x, lat: y)) }
-        }
-        var out: [EntryRef] = []
-        cands.withUnsafeMutableBufferPointer { buf in
-            classify(region, env, buf, 0..<buf.count, depth: 0, into: &out)
+            switch grid.relation(lon: x, lat: y) {
+            case .outside: return
+            case .inside: if filter?(ref) == false { return }
+            case .boundary: if filter?(ref) == false || !region.covers(lon: x, lat: y) { return }
+            }
+            out.append(ref)
         }
         return out
     }
@@ -170,51 +172,6 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
         if let filter, !filter(ref) { return }
         out.append(Member(ref, lon: lon, lat: lat, test: test))
     }
-}
-
-struct Candidate {
-    var entry: Int32
-    var lon: Double
-    var lat: Double
-}
-
-/// Points per box below which GEOS judges each point instead of the box.
-let pointsPerBoxTest = 64
-
-private func classify(_ region: Region, _ box: GeoBox, _ c: UnsafeMutableBufferPointer<Candidate>, _ range: Range<Int>,
-                      depth: Int, into out: inout [EntryRef]) {
-    if range.isEmpty { return }
-    if range.count <= pointsPerBoxTest || depth >= 24 {
-        for i in range where region.covers(lon: c[i].lon, lat: c[i].lat) { out.append(EntryRef(index: c[i].entry)) }
-        return
-    }
-    switch region.relation(to: box) {
-    case .inside:
-        for i in range { out.append(EntryRef(index: c[i].entry)) }
-    case .outside:
-        return
-    case .boundary:
-        let midLon = (box.west + box.east) / 2, midLat = (box.south + box.north) / 2
-        // Partition into quadrants; a point on a split line goes to the east/north box,
-        // whose closed edges hold it exactly.
-        let splitX = partition(c, range) { $0.lon < midLon }
-        let splitYW = partition(c, range.lowerBound..<splitX) { $0.lat < midLat }
-        let splitYE = partition(c, splitX..<range.upperBound) { $0.lat < midLat }
-        classify(region, GeoBox(west: box.west, south: box.south, east: midLon, north: midLat), c, range.lowerBound..<splitYW, depth: depth + 1, into: &out)
-        classify(region, GeoBox(west: box.west, south: midLat, east: midLon, north: box.north), c, splitYW..<splitX, depth: depth + 1, into: &out)
-        classify(region, GeoBox(west: midLon, south: box.south, east: box.east, north: midLat), c, splitX..<splitYE, depth: depth + 1, into: &out)
-        classify(region, GeoBox(west: midLon, south: midLat, east: box.east, north: box.north), c, splitYE..<range.upperBound, depth: depth + 1, into: &out)
-    }
-}
-
-/// Moves the elements satisfying `belongsFirst` to the front of `range`; returns the split.
-private func partition(_ c: UnsafeMutableBufferPointer<Candidate>, _ range: Range<Int>, _ belongsFirst: (Candidate) -> Bool) -> Int {
-    var i = range.lowerBound
-    for j in range where belongsFirst(c[j]) {
-        c.swapAt(i, j)
-        i += 1
-    }
-    return i
 }
 
 /// The k-th smallest value (0-based), reordering the buffer.

@@ -69,12 +69,24 @@ let benchmarks: @Sendable () -> Void = {
     // City-sized polygons (100–2000 vertices), covers vs prepared contains.
     nonisolated(unsafe) var polygonCursor = 0
     let polygons = BenchData.shared.polygons
-    Benchmark("polygon / Scout (GEOS-judged, cell-pruned)", configuration: config(6, iterations: 2000)) { b in
+    // Scout twice: the engine's path (a RegionCache lends the prepared region of a polygon
+    // seen before) and a region rebuilt per query (validity verdict remembered).
+    let regions = RegionCache()
+    Benchmark("polygon / Scout seen before (GEOS-judged, grid-pruned, region cache)", configuration: config(6, iterations: 2000)) { b in
         let s = scoutSet.snapshot()
         for _ in b.scaledIterations {
             polygonCursor = (polygonCursor + 1) % polygons.count
-            let region = try! Region.polygon([polygons[polygonCursor]])
+            let ring = polygons[polygonCursor]
+            let region = try! regions.checkOut(RegionKey(polygons: [[ring]])) { () throws(ScoutError) in try Region.polygon([ring]) }
             blackHole(s.entries(coveredBy: region))
+            regions.checkIn(region)
+        }
+    }
+    Benchmark("polygon / Scout rebuilt per query (GEOS-judged, grid-pruned)", configuration: config(6, iterations: 2000)) { b in
+        let s = scoutSet.snapshot()
+        for _ in b.scaledIterations {
+            polygonCursor = (polygonCursor + 1) % polygons.count
+            blackHole(s.entries(coveredBy: try! Region.polygon([polygons[polygonCursor]])))
         }
     }
     Benchmark("polygon / GEOS STRtree + prepared contains", configuration: config(6, iterations: 2000)) { b in

@@ -9,6 +9,7 @@ import ScoutIndex
 // Rounds alternate the two systems so that machine noise hits both alike; the ratio of
 // means is printed per round and over all rounds.
 // Run: `bash scripts/bench-mean.sh` (or `swift run -c release MeanPerQuery` here).
+// Environment: ROUNDS (default 3), BUILD_ROUNDS (default ROUNDS), ONLY (a row-name prefix).
 
 func seconds(_ body: () -> Void) -> Double {
     let t0 = DispatchTime.now().uptimeNanoseconds
@@ -18,12 +19,13 @@ func seconds(_ body: () -> Void) -> Double {
 
 let data = BenchData.shared
 let rounds = Int(ProcessInfo.processInfo.environment["ROUNDS"] ?? "3") ?? 3
+let buildRounds = Int(ProcessInfo.processInfo.environment["BUILD_ROUNDS"] ?? "") ?? rounds
 print("points: \(data.ids.count), queries: \(data.queries.count), polygons: \(data.polygons.count), rounds: \(rounds)")
 
 var scoutBuild = 0.0, geosBuild = 0.0
 var set = PointSet()
 var geos: GEOSBaseline?
-for _ in 0..<rounds {
+for _ in 0..<buildRounds {
     var records: [PointSet.Record] = []
     records.reserveCapacity(data.ids.count)
     for i in 0..<data.ids.count { records.append(PointSet.Record(id: data.ids[i], point: GeoPoint(lat: data.lats[i], lon: data.lons[i]))) }
@@ -37,7 +39,7 @@ for _ in 0..<rounds {
 // coordinate arrays, in alternating rounds.
 var treeBuild = 0.0, geosTreeBuild = 0.0
 let entryNumbers = (0..<Int32(data.ids.count)).map { $0 }
-for _ in 0..<rounds {
+for _ in 0..<buildRounds {
     var tree: PackedTree?
     treeBuild += seconds { tree = PackedTree(entries: entryNumbers, lons: data.lons, lats: data.lats) }
     precondition(tree!.count == data.ids.count)
@@ -47,26 +49,26 @@ for _ in 0..<rounds {
 let baseline = geos!
 let snap = set.snapshot()
 print(String(format: "build (records with string ids in, index ready), mean of %d: Scout %.1f ms, GEOS %.1f ms, Scout/GEOS %.2f",
-             rounds, scoutBuild / Double(rounds) * 1e3, geosBuild / Double(rounds) * 1e3, scoutBuild / geosBuild))
+             buildRounds, scoutBuild / Double(buildRounds) * 1e3, geosBuild / Double(buildRounds) * 1e3, scoutBuild / geosBuild))
 print(String(format: "build (coordinates in, spatial index ready), mean of %d: Scout packed tree %.1f ms (%d cores), GEOS %.1f ms, Scout/GEOS %.2f",
-             rounds, treeBuild / Double(rounds) * 1e3, ProcessInfo.processInfo.activeProcessorCount,
-             geosTreeBuild / Double(rounds) * 1e3, treeBuild / geosTreeBuild))
+             buildRounds, treeBuild / Double(buildRounds) * 1e3, ProcessInfo.processInfo.activeProcessorCount,
+             geosTreeBuild / Double(buildRounds) * 1e3, treeBuild / geosTreeBuild))
 
-/// `ONLY=radius` (or `nearest`, `polygon`) runs the rows whose name starts with it.
+/// `ONLY=radius` (or `nearest`, `polygon`, `polygon, seen`) runs the rows whose name starts with it.
 let only = ProcessInfo.processInfo.environment["ONLY"]
 
 func compare(_ name: String, count: Int, scout: (Int) -> Int, peer: (Int) -> Int) {
     if let only, !name.hasPrefix(only) { return }
-    var sTotal = 0.0, gTotal = 0.0, sink = 0
+    var sTotal = 0.0, gTotal = 0.0, scoutResults = 0, peerResults = 0
     for round in 1...rounds {
-        let s = seconds { for i in 0..<count { sink &+= scout(i) } }
-        let g = seconds { for i in 0..<count { sink &+= peer(i) } }
+        let s = seconds { for i in 0..<count { scoutResults &+= scout(i) } }
+        let g = seconds { for i in 0..<count { peerResults &+= peer(i) } }
         sTotal += s; gTotal += g
         print(String(format: "  %@ round %d: Scout %.2f us, GEOS %.2f us, GEOS/Scout %.2fx", name, round,
                      s / Double(count) * 1e6, g / Double(count) * 1e6, g / s))
     }
-    print(String(format: "%@: mean per query Scout %.2f us, GEOS %.2f us, GEOS/Scout %.2fx (checksum %d)", name,
-                 sTotal / Double(count * rounds) * 1e6, gTotal / Double(count * rounds) * 1e6, gTotal / sTotal, sink))
+    print(String(format: "%@: mean per query Scout %.2f us, GEOS %.2f us, GEOS/Scout %.2fx (results: Scout %d, GEOS %d)", name,
+                 sTotal / Double(count * rounds) * 1e6, gTotal / Double(count * rounds) * 1e6, gTotal / sTotal, scoutResults, peerResults))
 }
 
 let q = data.queries
@@ -74,21 +76,37 @@ compare("radius 4 km", count: q.count, scout: { snap.entries(within: 4000, of: q
         peer: { baseline.radius(center: q[$0], meters: 4000).count })
 compare("nearest k=10", count: q.count, scout: { snap.nearest(to: q[$0], k: 10).count },
         peer: { baseline.nearest(to: q[$0], k: 10).count })
+// Polygons three ways, each against the same baseline query (which builds and prepares
+// the polygon every time and never tests validity):
+// - first sight: every query a polygon never seen (each round shifts all vertices by a
+//   new micro-degree offset), so GEOS's validity test and every build are in the time;
+// - rebuilt: `Region.polygon` per query, the validity verdict remembered (no RegionCache);
+// - seen before: the engine's path, a `RegionCache` lending the prepared region.
 let polygons = data.polygons
-compare("polygon", count: polygons.count, scout: { i in
-    let region = try! Region.polygon([polygons[i]])
-    return snap.entries(coveredBy: region).count
-}, peer: { baseline.polygon(polygons[$0]).count })
-
-// Where a polygon query's time goes: building the region (GEOS geometry, validity verdict
-// from the cache after the first round, prepared geometry) against the search itself.
-if only == nil || "polygon".hasPrefix(only!) {
-    var buildTime = 0.0, searchTime = 0.0, sink = 0
-    for _ in 1...rounds {
-        var regions: [Region] = []
-        buildTime += seconds { regions = polygons.map { try! Region.polygon([$0]) } }
-        searchTime += seconds { for r in regions { sink &+= snap.entries(coveredBy: r).count } }
+let repeats = 8
+let perRound = polygons.count * repeats
+// Round r's first-sight polygons: every vertex moved east by a distinct number of µ°.
+let unseen: [[[SIMD2<Double>]]] = (0..<rounds).map { r in
+    (0..<perRound).map { i in
+        let dx = Double(1 + r * repeats + i / polygons.count) * 1e-6
+        return polygons[i % polygons.count].map { $0 + SIMD2(dx, 0) }
     }
-    let n = Double(polygons.count * rounds)
-    print(String(format: "polygon parts: region build %.2f us, search %.2f us (checksum %d)", buildTime / n * 1e6, searchTime / n * 1e6, sink))
 }
+nonisolated(unsafe) var unseenRound = -1
+compare("polygon, first sight", count: perRound, scout: { i in
+    if i == 0 { unseenRound += 1 }
+    return snap.entries(coveredBy: try! Region.polygon([unseen[unseenRound][i]])).count
+}, peer: { baseline.polygon(unseen[unseenRound][$0]).count })
+for ring in polygons { _ = try! Region.polygon([ring]) }   // verdicts remembered
+compare("polygon, rebuilt", count: perRound, scout: { i in
+    snap.entries(coveredBy: try! Region.polygon([polygons[i % polygons.count]])).count
+}, peer: { baseline.polygon(polygons[$0 % polygons.count]).count })
+let regions = RegionCache()
+func cachedQuery(_ ring: [SIMD2<Double>]) -> Int {
+    let region = try! regions.checkOut(RegionKey(polygons: [[ring]])) { () throws(ScoutError) in try Region.polygon([ring]) }
+    defer { regions.checkIn(region) }
+    return snap.entries(coveredBy: region).count
+}
+for ring in polygons { _ = cachedQuery(ring) }
+compare("polygon, seen before", count: perRound, scout: { cachedQuery(polygons[$0 % polygons.count]) },
+        peer: { baseline.polygon(polygons[$0 % polygons.count]).count })

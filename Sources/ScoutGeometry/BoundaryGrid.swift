@@ -1,0 +1,153 @@
+import ScoutCore
+
+/// A grid over a region's envelope that knows, for each cell, whether a ring of the region
+/// passes through it and, if none does, whether the cell lies inside or outside.
+/// ``Region/boundaryGrid`` builds it; queries ask it about each candidate point.
+///
+/// The grid only cuts candidates; GEOS stays the judge. A cell is marked *boundary* when the
+/// bounding box of a ring segment (or of a piece of a long segment) meets it, with a margin
+/// for rounding, so a cell left unmarked holds no point of any ring. Unmarked cells that
+/// share edges form regions free of the boundary, each wholly inside or wholly outside the
+/// region: GEOS judges one point of each. Points in boundary cells go to GEOS one by one.
+///
+/// A point belongs to the cell its computed cell coordinates `(x − west) · scaleX` (and
+/// likewise for y) fall in. That map is monotone, so a segment's endpoints bound the cells
+/// of every point on it, and the set of points a cell holds is a box.
+public struct BoundaryGrid: Sendable {
+    /// The envelope the cells divide; `nil` for an empty region.
+    let envelope: GeoBox?
+    let west: Double, south: Double
+    /// Cells per degree.
+    let scaleX: Double, scaleY: Double
+    let columns: Int, rows: Int
+    /// Row-major cell states (`boundary`, `inside`, `outside`; `free` only while building).
+    private let cells: [UInt8]
+
+    private static let free: UInt8 = 0, boundary: UInt8 = 1, inside: UInt8 = 2, outside: UInt8 = 3
+
+    /// Most cells a grid gets: 256 KiB of verdicts.
+    static let maximumCells = 1 << 18
+
+    /// A grid of about `4 · vertexCount` cells (at least 1,024) over `envelope`.
+    ///
+    /// - Parameters:
+    ///   - rings: every ring of the region as closed coordinate lists (`[x, y]`).
+    ///   - judge: the exact test (GEOS `covers`) asked once per boundary-free area.
+    init(rings: [[SIMD2<Double>]], envelope: GeoBox?, vertexCount: Int, judge: (Double, Double) -> Bool) {
+        self.envelope = envelope
+        let envelope = envelope ?? GeoBox(west: 0, south: 0, east: 0, north: 0)
+        let width = envelope.east - envelope.west, height = envelope.north - envelope.south
+        west = envelope.west
+        south = envelope.south
+        guard width > 0, height > 0 else {
+            // No area: every point of the envelope is judged by GEOS.
+            (scaleX, scaleY, columns, rows, cells) = (0, 0, 1, 1, [Self.boundary])
+            return
+        }
+        let target = min(max(4 * vertexCount, 1024), Self.maximumCells)
+        let cols = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
+        let rows = max(target / cols, 1)
+        let sx = Double(cols) / width, sy = Double(rows) / height
+        (columns, self.rows, scaleX, scaleY) = (cols, rows, sx, sy)
+        // Margin, in cells, for the rounding of cell coordinates and of interpolated pieces.
+        let magnitude = max(1, abs(envelope.west), abs(envelope.east), abs(envelope.south), abs(envelope.north))
+        let margin = 1e-9 + 16 * magnitude * Double.ulpOfOne * max(sx, sy)
+        let (x0, y0) = (west, south)
+        cells = [UInt8](unsafeUninitializedCapacity: cols * rows) { buf, count in
+            buf.initialize(repeating: Self.free)
+            count = cols * rows
+            for ring in rings where ring.count > 1 {
+                var a = SIMD2((ring[0].x - x0) * sx, (ring[0].y - y0) * sy)
+                for i in 1..<ring.count {
+                    let b = SIMD2((ring[i].x - x0) * sx, (ring[i].y - y0) * sy)
+                    Self.mark(from: a, to: b, margin: margin, in: buf, columns: cols, rows: rows)
+                    a = b
+                }
+            }
+            Self.label(buf, columns: cols) { cx, cy in judge(x0 + (Double(cx) + 0.5) / sx, y0 + (Double(cy) + 0.5) / sy) }
+        }
+    }
+
+    /// What the grid knows of the point `(lon, lat)` without asking GEOS: `.inside` or
+    /// `.outside` when its cell meets no ring (the cell's verdict came from GEOS),
+    /// `.boundary` when a ring passes through its cell and ``Region/covers(lon:lat:)`` must
+    /// judge. Points outside the envelope (or not finite) are `.outside`.
+    public func relation(lon: Double, lat: Double) -> Region.Relation {
+        guard let env = envelope, lon >= env.west, lon <= env.east, lat >= env.south, lat <= env.north else { return .outside }
+        return Self.relation(cells[row(lat) * columns + column(lon)])
+    }
+
+    /// The verdict shared by every cell a box of the envelope meets (`.inside` or
+    /// `.outside`), else `.boundary`.
+    func relation(west bw: Double, south bs: Double, east be: Double, north bn: Double) -> Region.Relation {
+        let first = cells[row(bs) * columns + column(bw)]
+        if first == Self.boundary { return .boundary }
+        for cy in row(bs)...row(bn) {
+            for cx in column(bw)...column(be) where cells[cy * columns + cx] != first { return .boundary }
+        }
+        return Self.relation(first)
+    }
+
+    /// The column of a longitude of the envelope: monotone in `x`.
+    @inline(__always) private func column(_ x: Double) -> Int { min(Int(max((x - west) * scaleX, 0)), columns - 1) }
+    /// The row of a latitude of the envelope: monotone in `y`.
+    @inline(__always) private func row(_ y: Double) -> Int { min(Int(max((y - south) * scaleY, 0)), rows - 1) }
+
+    @inline(__always) private static func relation(_ state: UInt8) -> Region.Relation {
+        state == inside ? .inside : state == outside ? .outside : .boundary
+    }
+
+    /// Marks the cells the segment `a`–`b` (in cell coordinates) may pass through. A segment
+    /// spanning more than a cell is cut into pieces of at most one cell each way, so a
+    /// diagonal marks a band of cells, not its whole bounding box.
+    private static func mark(from a: SIMD2<Double>, to b: SIMD2<Double>, margin: Double,
+                             in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) {
+        let pieces = max(Int(max(abs(b.x - a.x), abs(b.y - a.y))), 1)
+        var p = a
+        for k in 1...pieces {
+            let q = k == pieces ? b : a + (b - a) * (Double(k) / Double(pieces))
+            // Truncation equals rounding down here: negatives clamp to 0 first.
+            let cx0 = min(Int(max(min(p.x, q.x) - margin, 0)), columns - 1)
+            let cx1 = min(Int(max(max(p.x, q.x) + margin, 0)), columns - 1)
+            let cy0 = min(Int(max(min(p.y, q.y) - margin, 0)), rows - 1)
+            let cy1 = min(Int(max(max(p.y, q.y) + margin, 0)), rows - 1)
+            for cy in cy0...cy1 {
+                for cx in cx0...cx1 { cells[cy * columns + cx] = boundary }
+            }
+            p = q
+        }
+    }
+
+    /// Verdicts for the free cells: each edge-connected area of them takes the judge's
+    /// verdict on the centre of its first cell. A scanline fill: each step paints a whole
+    /// run of a row and queues the runs it touches in the rows above and below.
+    private static func label(_ cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, judge: (_ column: Int, _ row: Int) -> Bool) {
+        let rows = cells.count / columns
+        var stack: [(x: Int, y: Int)] = []
+        for y in 0..<rows {
+            for x in 0..<columns where cells[y &* columns &+ x] == free {
+                let verdict = judge(x, y) ? inside : outside
+                stack.append((x, y))
+                while let (sx, sy) = stack.popLast() {
+                    let row = sy &* columns
+                    if cells[row &+ sx] != free { continue }
+                    var left = sx, right = sx
+                    while left > 0, cells[row &+ left &- 1] == free { left &-= 1 }
+                    while right < columns &- 1, cells[row &+ right &+ 1] == free { right &+= 1 }
+                    for i in left...right { cells[row &+ i] = verdict }
+                    for ny in stride(from: sy &- 1, through: sy &+ 1, by: 2) where ny >= 0 && ny < rows {
+                        let next = ny &* columns
+                        var i = left
+                        while i <= right {
+                            if cells[next &+ i] == free {
+                                stack.append((i, ny))
+                                while i <= right, cells[next &+ i] == free { i &+= 1 }
+                            }
+                            i &+= 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import PropertyBased
+import ScoutCore
+import ScoutGeometry
+import ScoutTestSupport
+import Testing
+
+/// The boundary grid decides points without GEOS only where no ring can pass: its verdicts
+/// must equal the exact planar oracle, points on a ring must always go to GEOS, and it must
+/// decide most points, or it saves nothing.
+@Suite struct BoundaryGridTests {
+    /// Checks every point's grid verdict against the oracle; returns how many were decided.
+    func check(_ region: Region, _ polys: [PlanarPolygons.Polygon], _ points: [SIMD2<Double>], _ log: inout FailureLog) -> Int {
+        let grid = region.boundaryGrid
+        var decided = 0
+        for p in points {
+            let expected = PlanarPolygons.covers(polys, p)
+            let onRing = polys.contains { $0.contains { PlanarPolygons.onBoundary(p, $0) } }
+            let relation = grid.relation(lon: p.x, lat: p.y)
+            switch relation {
+            case .inside: log.check(expected, "grid says inside, oracle says uncovered: (\(p.x), \(p.y))")
+            case .outside: log.check(!expected, "grid says outside, oracle says covered: (\(p.x), \(p.y))")
+            case .boundary: break
+            }
+            if relation != .boundary { decided += 1 }
+            log.check(!onRing || relation == .boundary, "(\(p.x), \(p.y)) lies on a ring but the grid decided it: \(relation)")
+            log.check(region.relation(lon: p.x, lat: p.y) == relation, "Region.relation and its grid disagree at (\(p.x), \(p.y))")
+        }
+        return decided
+    }
+
+    @Test func cellVerdictsAgreeWithTheExactOracle() async {
+        await propertyCheck(count: 100, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let (polys, multi) = polygonSet(&rng)
+            guard let region = try? (multi ? Region.multiPolygon(polys) : Region.polygon(polys[0])) else {
+                Issue.record("valid polygon rejected: \(PlanarPolygons.wkt(polys, multi: multi))"); return
+            }
+            var log = FailureLog()
+            // Vertices, edge points, grid points and points on vertices' lines.
+            _ = check(region, polys, PlanarPolygons.samplePoints(polys, count: 1500, &rng), &log)
+            // Uniform points over the envelope: the grid must decide most of them.
+            let env = region.envelope!
+            let uniform = (0..<1000).map { _ in SIMD2(rng.uniform(env.west, env.east), rng.uniform(env.south, env.north)) }
+            let decided = check(region, polys, uniform, &log)
+            log.check(decided >= 700, "the grid decided only \(decided) of 1,000 uniform points")
+            #expect(log.isEmpty, "\(log.summary)\n\(PlanarPolygons.wkt(polys, multi: multi))")
+        }
+    }
+
+    /// Long diagonal edges are cut into pieces: a right triangle's hypotenuse must not mark
+    /// its whole bounding box (which would send every point to GEOS).
+    @Test func longDiagonalEdgesMarkABandNotTheirBoundingBox() throws {
+        let triangle: PlanarPolygons.Polygon = [[SIMD2(0, 0), SIMD2(10, 0), SIMD2(0, 10), SIMD2(0, 0)]]
+        let region = try Region.polygon(triangle)
+        var log = FailureLog()
+        var rng = SplitMix64(seed: 7)
+        var points: [SIMD2<Double>] = (0..<2000).map { _ in SIMD2(rng.uniform(0, 10), rng.uniform(0, 10)) }
+        for i in 0...64 {
+            let x = Double(i) * 10 / 64
+            points.append(SIMD2(x, 10 - x))   // on the hypotenuse
+        }
+        let decided = check(region, [triangle], points, &log)
+        #expect(log.isEmpty, "\(log.summary)")
+        #expect(decided >= 1500, "decided \(decided) of \(points.count)")
+    }
+
+    /// Cells far smaller than the rounding of large coordinates: a 10⁻⁷° square at 179.99999°
+    /// and a sliver 10⁻⁶° wide and 20° tall next to the pole.
+    @Test func tinyAndSliverPolygonsKeepTheirRingsUndecided() throws {
+        let x0 = 179.999_99, s = 1e-7
+        let tiny: PlanarPolygons.Polygon = [[SIMD2(x0, 10), SIMD2(x0 + s, 10), SIMD2(x0 + s, 10 + s), SIMD2(x0, 10 + s), SIMD2(x0, 10)]]
+        let sliver: PlanarPolygons.Polygon = [[SIMD2(5, 70), SIMD2(5 + 1e-6, 70), SIMD2(5 + 1e-6, 90), SIMD2(5, 90), SIMD2(5, 70)]]
+        for polygon in [tiny, sliver] {
+            let region = try Region.polygon(polygon)
+            let env = region.envelope!
+            var log = FailureLog()
+            var rng = SplitMix64(seed: 11)
+            var points = polygon[0]
+            for i in 0..<(polygon[0].count - 1) {
+                let a = polygon[0][i], b = polygon[0][i + 1]
+                for k in 1..<16 { points.append(a + (b - a) * (Double(k) / 16)) }
+            }
+            points += (0..<500).map { _ in SIMD2(rng.uniform(env.west, env.east), rng.uniform(env.south, env.north)) }
+            for p in points {
+                // Interpolated edge points need not lie exactly on the ring: GEOS is the oracle.
+                let relation = region.relation(lon: p.x, lat: p.y)
+                if relation != Region.Relation.boundary {
+                    log.check((relation == .inside) == region.covers(lon: p.x, lat: p.y), "grid \(relation) but GEOS disagrees at (\(p.x), \(p.y))")
+                }
+            }
+            for v in polygon[0] { log.check(region.relation(lon: v.x, lat: v.y) == .boundary, "vertex (\(v.x), \(v.y)) decided by the grid") }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+
+    @Test func pointsOutsideTheEnvelopeOrNotFiniteAreOutside() throws {
+        let region = try Region.polygon([[SIMD2(0.0, 0.0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1), SIMD2(0, 0)]])
+        for (x, y) in [(-0.001, 0.5), (1.001, 0.5), (0.5, 1.5), (.nan, 0.5), (0.5, .infinity)] {
+            #expect(region.relation(lon: x, lat: y) == .outside, "(\(x), \(y))")
+        }
+        #expect(region.relation(lon: 0.5, lat: 0.5) == .inside)
+        let empty = try Region.wkt("POLYGON EMPTY")
+        #expect(empty.relation(lon: 0, lat: 0) == .outside)
+    }
+}
