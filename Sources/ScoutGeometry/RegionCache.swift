@@ -113,14 +113,17 @@ public final class RegionCache: Sendable {
     }
 
     /// Returns a region to the cache (the caller must not use it afterwards). Regions too
-    /// big to keep are dropped, and the least recently returned ones make room.
+    /// big to keep are dropped, and the least recently returned ones make room. A region
+    /// checked in twice is kept once.
     public func checkIn(_ region: Region) {
         guard capacity > 0, region.vertexCount <= vertexCapacity else { return }
         let returned = Idle(region: region, lastUse: 0)
         // Evicted regions are freed after the lock is released.
         let evicted: [Idle] = state.withLock { s in
+            let key = returned.region.key
+            if s.idle[key]?.contains(where: { $0.region === returned.region }) == true { return [] }
             s.clock += 1
-            s.idle[region.key, default: []].append(Idle(region: returned.region, lastUse: s.clock))
+            s.idle[key, default: []].append(Idle(region: returned.region, lastUse: s.clock))
             s.count += 1
             s.vertices += returned.region.vertexCount
             var out: [Idle] = []

@@ -73,6 +73,14 @@ import Testing
         let (d, madeD) = try checkOut(cache, ring(1))
         #expect(madeD && d !== a && d !== b, "another area gets its own region")
         #expect(d.covers(lon: 4, lat: 1) && !d.covers(lon: 1, lat: 1))
+        // Checking a region in twice must not let two callers borrow it.
+        let twice = RegionCache()
+        let (e, _) = try checkOut(twice, ring(2))
+        twice.checkIn(e)
+        twice.checkIn(e)
+        #expect(twice.idleCount == 1)
+        let (f, _) = try checkOut(twice, ring(2)), (g, _) = try checkOut(twice, ring(2))
+        #expect(f !== g)
     }
 
     @Test func theLeastRecentlyReturnedRegionsGoFirst() throws {
