@@ -98,21 +98,31 @@ public struct BoundaryGrid: Sendable {
     }
 
     /// Marks the cells the segment `a`–`b` (in cell coordinates) may pass through. A segment
-    /// spanning more than a cell is cut into pieces of at most one cell each way, so a
-    /// diagonal marks a band of cells, not its whole bounding box.
+    /// spanning a cell or more is cut into pieces shorter than a cell each way, so a
+    /// diagonal marks a band of cells, not its whole bounding box; a piece's box (with the
+    /// margin) meets at most 2 × 2 cells but in rare rounding cases.
     private static func mark(from a: SIMD2<Double>, to b: SIMD2<Double>, margin: Double,
                              in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) {
-        let pieces = max(Int(max(abs(b.x - a.x), abs(b.y - a.y))), 1)
+        let pieces = Int(max(abs(b.x - a.x), abs(b.y - a.y))) &+ 1
+        let step = (b - a) / Double(pieces)
         var p = a
         for k in 1...pieces {
-            let q = k == pieces ? b : a + (b - a) * (Double(k) / Double(pieces))
+            let q = k == pieces ? b : a + step * Double(k)
             // Truncation equals rounding down here: negatives clamp to 0 first.
-            let cx0 = min(Int(max(min(p.x, q.x) - margin, 0)), columns - 1)
-            let cx1 = min(Int(max(max(p.x, q.x) + margin, 0)), columns - 1)
-            let cy0 = min(Int(max(min(p.y, q.y) - margin, 0)), rows - 1)
-            let cy1 = min(Int(max(max(p.y, q.y) + margin, 0)), rows - 1)
-            for cy in cy0...cy1 {
-                for cx in cx0...cx1 { cells[cy * columns + cx] = boundary }
+            let cx0 = min(Int(max(min(p.x, q.x) - margin, 0)), columns &- 1)
+            let cx1 = min(Int(max(max(p.x, q.x) + margin, 0)), columns &- 1)
+            let cy0 = min(Int(max(min(p.y, q.y) - margin, 0)), rows &- 1)
+            let cy1 = min(Int(max(max(p.y, q.y) + margin, 0)), rows &- 1)
+            if cx1 &- cx0 <= 1 && cy1 &- cy0 <= 1 {
+                let r0 = cy0 &* columns, r1 = cy1 &* columns
+                cells[r0 &+ cx0] = boundary
+                cells[r0 &+ cx1] = boundary
+                cells[r1 &+ cx0] = boundary
+                cells[r1 &+ cx1] = boundary
+            } else {
+                for cy in cy0...cy1 {
+                    for cx in cx0...cx1 { cells[cy &* columns &+ cx] = boundary }
+                }
             }
             p = q
         }
