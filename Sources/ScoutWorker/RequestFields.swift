@@ -2,49 +2,40 @@ import ScoutCore
 import ScoutEngine
 import ScoutJSON
 
-/// Typed access to the fields of a request object, with errors that name the field.
+/// The fields of a request object: scalar reads through ``FieldReader`` (errors name the
+/// field), plus the worker's own reads of points, boxes, polygons and routes.
 struct RequestFields {
     let object: JSONValue
+    private let reader: FieldReader
 
-    func has(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
+    /// Largest magnitude a whole-number field may have (integers beyond are not exact).
+    static let largestWholeNumber = 999_999_999_999_999
 
-    func string(_ key: String) throws(ScoutError) -> String {
-        guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
-        guard let s = v.string else { throw ScoutError(.invalidRequest, "\(key) must be a string, not \(v.typeName)", path: key) }
-        return s
+    init(object: JSONValue) {
+        self.object = object
+        reader = FieldReader(object.members ?? [], path: "")
     }
 
-    func optionalString(_ key: String) throws(ScoutError) -> String? {
-        guard has(key) else { return nil }
-        return try string(key)
-    }
+    /// True when `key` is present and not `null`.
+    func has(_ key: String) -> Bool { reader[key] != nil }
+
+    func string(_ key: String) throws(ScoutError) -> String { try reader.string(key, maxBytes: .max) }
+
+    func optionalString(_ key: String) throws(ScoutError) -> String? { try reader.optionalString(key, maxBytes: .max) }
 
     func number(_ key: String) throws(ScoutError) -> Double {
-        guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
-        guard let d = v.double else { throw ScoutError(.invalidRequest, "\(key) must be a number, not \(v.typeName)", path: key) }
-        return d
+        try reader.number(key, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
     }
 
     func optionalNumber(_ key: String) throws(ScoutError) -> Double? {
-        guard has(key) else { return nil }
-        return try number(key)
+        try reader.optionalNumber(key, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
     }
 
     func integer(_ key: String, default value: Int? = nil) throws(ScoutError) -> Int {
-        guard has(key) else {
-            if let value { return value }
-            throw ScoutError(.invalidRequest, "\(key) is required", path: key)
-        }
-        let d = try number(key)
-        guard d == d.rounded(), abs(d) < 1e15 else { throw ScoutError(.invalidRequest, "\(key) must be a whole number", path: key) }
-        return Int(d)
+        try reader.integer(key, in: -Self.largestWholeNumber...Self.largestWholeNumber, default: value)
     }
 
-    func bool(_ key: String, default value: Bool) throws(ScoutError) -> Bool {
-        guard has(key) else { return value }
-        guard case .bool(let b) = object[key]! else { throw ScoutError(.invalidRequest, "\(key) must be true or false", path: key) }
-        return b
-    }
+    func bool(_ key: String, default value: Bool) throws(ScoutError) -> Bool { try reader.bool(key, default: value) }
 
     func point(_ key: String) throws(ScoutError) -> GeoPoint {
         guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
