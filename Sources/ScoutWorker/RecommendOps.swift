@@ -17,7 +17,7 @@ extension Worker {
 
     func recommendActivities(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let r = try engine.requireRecommender()
-        let body = FieldReader(f.object.members ?? [], path: "")
+        let body = f.reader
         var places = ResolvedPlaces()
         let (pet, now, zone) = try petAndClock(body, r)
         var location: GeoPoint?
@@ -103,7 +103,7 @@ extension Worker {
 
     func progress(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let r = try engine.requireRecommender()
-        let body = FieldReader(f.object.members ?? [], path: "")
+        let body = f.reader
         let (pet, now, zone) = try petAndClock(body, r)
         let today = now.localDate(in: zone)
         var first = today.adding(days: -(today.weekday - 1))
@@ -148,7 +148,7 @@ extension Worker {
 
     func recommendDogs(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let r = try engine.requireRecommender()
-        let body = FieldReader(f.object.members ?? [], path: "")
+        let body = f.reader
         var places = ResolvedPlaces()
         var met = Set<String>()
         for (i, v) in try body.array("met", maxCount: Worker.maximumHistory).enumerated() {
@@ -169,7 +169,7 @@ extension Worker {
 
     func rankGyms(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let r = try engine.requireRecommender()
-        let body = FieldReader(f.object.members ?? [], path: "")
+        let body = f.reader
         var places = ResolvedPlaces()
         let now = try Instant.parse(try body.string("now", maxBytes: 40), path: "now")
         let q = GymRankQuery(

@@ -6,7 +6,8 @@ import ScoutJSON
 /// field), plus the worker's own reads of points, boxes, polygons and routes.
 struct RequestFields {
     let object: JSONValue
-    private let reader: FieldReader
+    /// The request object's fields, for reads beyond the ones below.
+    let reader: FieldReader
 
     /// Largest magnitude a whole-number field may have (integers beyond are not exact).
     static let largestWholeNumber = 999_999_999_999_999
