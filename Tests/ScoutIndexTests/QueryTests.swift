@@ -51,6 +51,14 @@ func liveEntries(_ s: PointSet.Snapshot) -> [Live] {
     s.allLive().map { r in let e = s.entry(r); return Live(ref: r, id: e.id, point: e.point) }
 }
 
+/// A random cloud of 0–3,000 points loaded by ``loadSet``: the points, a snapshot of the
+/// set and the snapshot's live entries.
+func loadedCloud(_ rng: inout SplitMix64) -> (cloud: [GeoPoint], snapshot: PointSet.Snapshot, live: [Live]) {
+    let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
+    let s = loadSet(cloud, &rng).0.snapshot()
+    return (cloud, s, liveEntries(s))
+}
+
 /// Runs ``PointSet/Snapshot/entries(within:of:where:)`` and `boundedEntries` at one centre
 /// and checks both against brute force over `live` (membership decided with the centre
 /// first, as RadiusTest documents). Returns the brute-force members and the bounded matches.
@@ -95,10 +103,7 @@ extension String {
     @Test func boxQueriesMatchBruteForce() async {
         await propertyCheck(count: 50, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
-            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
-            let (set, _) = loadSet(cloud, &rng)
-            let s = set.snapshot()
-            let live = liveEntries(s)
+            let (cloud, s, live) = loadedCloud(&rng)
             var log = FailureLog()
             for _ in 0..<25 {
                 let box = Scenario.box(&rng, edgesFrom: cloud)
@@ -152,10 +157,7 @@ extension String {
     @Test func radiusQueriesAndRankingMatchBruteForce() async {
         await propertyCheck(count: 50, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
-            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
-            let (set, _) = loadSet(cloud, &rng)
-            let s = set.snapshot()
-            let live = liveEntries(s)
+            let (cloud, s, live) = loadedCloud(&rng)
             var log = FailureLog()
             for _ in 0..<12 {
                 let center = !cloud.isEmpty && rng.chance(0.4) ? rng.pick(cloud) : Scenario.center(&rng)
@@ -186,10 +188,7 @@ extension String {
     @Test func nearestMatchesFullSort() async {
         await propertyCheck(count: 60, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
-            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
-            let (set, _) = loadSet(cloud, &rng)
-            let s = set.snapshot()
-            let live = liveEntries(s)
+            let (cloud, s, live) = loadedCloud(&rng)
             var log = FailureLog()
             for _ in 0..<8 {
                 let origin = !cloud.isEmpty && rng.chance(0.5) ? Scenario.near(rng.pick(cloud), spread: rng.pick([0.001, 0.05, 10]), &rng) : Scenario.center(&rng)
@@ -306,10 +305,7 @@ extension String {
     @Test func geohashGridMatchesPackedTree() async {
         await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
-            let cloud = Scenario.cloud(count: rng.int(0...3000), &rng)
-            let (set, _) = loadSet(cloud, &rng)
-            let s = set.snapshot()
-            let live = liveEntries(s)
+            let (cloud, s, live) = loadedCloud(&rng)
             let grid = GeohashGridIndex(entries: live.map(\.ref.index), lons: live.map(\.point.lon), lats: live.map(\.point.lat),
                                         precision: rng.int(1...8))
             #expect(grid.count == live.count)
