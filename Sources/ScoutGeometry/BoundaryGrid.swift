@@ -80,10 +80,11 @@ public struct BoundaryGrid: Sendable {
     /// The verdict shared by every cell a box of the envelope meets (`.inside` or
     /// `.outside`), else `.boundary`.
     func relation(west bw: Double, south bs: Double, east be: Double, north bn: Double) -> Region.Relation {
-        let first = cells[row(bs) * columns + column(bw)]
+        let (x0, x1, y0, y1) = (column(bw), column(be), row(bs), row(bn))
+        let first = cells[y0 * columns + x0]
         if first == Self.boundary { return .boundary }
-        for cy in row(bs)...row(bn) {
-            for cx in column(bw)...column(be) where cells[cy * columns + cx] != first { return .boundary }
+        for cy in y0...y1 {
+            for cx in x0...x1 where cells[cy * columns + cx] != first { return .boundary }
         }
         return Self.relation(first)
     }

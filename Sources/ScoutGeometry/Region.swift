@@ -1,6 +1,5 @@
 import CGEOS
 import ScoutCore
-import Synchronization
 
 /// A polygonal area in longitude/latitude (EPSG:4326), judged by a GEOS prepared geometry.
 ///

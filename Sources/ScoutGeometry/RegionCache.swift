@@ -78,7 +78,7 @@ public final class RegionCache: Sendable {
     /// A region handed between threads; the cache never touches one that is lent out.
     private struct Idle: @unchecked Sendable {
         let region: Region
-        let lastUse: UInt64
+        var lastUse: UInt64 = 0
     }
     private struct State {
         var idle: [RegionKey: [Idle]] = [:]
@@ -117,13 +117,14 @@ public final class RegionCache: Sendable {
     /// checked in twice is kept once.
     public func checkIn(_ region: Region) {
         guard capacity > 0, region.vertexCount <= vertexCapacity else { return }
-        let returned = Idle(region: region, lastUse: 0)
+        var returned = Idle(region: region)
         // Evicted regions are freed after the lock is released.
         let evicted: [Idle] = state.withLock { s in
             let key = returned.region.key
             if s.idle[key]?.contains(where: { $0.region === returned.region }) == true { return [] }
             s.clock += 1
-            s.idle[key, default: []].append(Idle(region: returned.region, lastUse: s.clock))
+            returned.lastUse = s.clock
+            s.idle[key, default: []].append(returned)
             s.count += 1
             s.vertices += returned.region.vertexCount
             var out: [Idle] = []
