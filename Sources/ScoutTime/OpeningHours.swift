@@ -328,11 +328,7 @@ struct OpeningHoursParser {
                 throw fail(unsupportedWord(w) ?? "expected a weekday (Mo, Tu, We, Th, Fr, Sa, Su)")
             }
             if i < p.count, p[i] == UInt8(ascii: "[") { throw fail("nth-weekday selectors such as Mo[1] are not supported") }
-            let save = i
-            skipSpaces()
-            guard i < p.count, p[i] == UInt8(ascii: ",") else { i = save; return days }
-            i += 1
-            skipSpaces()
+            guard continuesList() else { return days }
         }
     }
 
@@ -357,11 +353,7 @@ struct OpeningHoursParser {
             if end <= start { end += 1440 }               // runs past midnight
             spans.append((start, end))
             if i < p.count, p[i] == UInt8(ascii: "+") { throw fail("open-ended times ('+') are not supported") }
-            let save = i
-            skipSpaces()
-            guard i < p.count, p[i] == UInt8(ascii: ",") else { i = save; return spans }
-            i += 1
-            skipSpaces()
+            guard continuesList() else { return spans }
             guard i < p.count, isDigit(p[i]) else {
                 if i < p.count, isLetter(p[i]) {
                     throw fail("expected a time span after ',' (additional rules after ',' are not supported; separate rules with ';')")
@@ -395,6 +387,17 @@ struct OpeningHoursParser {
 
     private mutating func skipSpaces() {
         while i < p.count, p[i] == 0x20 || p[i] == 0x09 { i += 1 }
+    }
+
+    /// Moves past a list's comma and the spaces around it; stays put and returns false when
+    /// no comma follows.
+    private mutating func continuesList() -> Bool {
+        let save = i
+        skipSpaces()
+        guard i < p.count, p[i] == UInt8(ascii: ",") else { i = save; return false }
+        i += 1
+        skipSpaces()
+        return true
     }
 
     private func matches(_ literal: StaticString) -> Bool {
