@@ -7,6 +7,10 @@ Usage (from the repository root):
     python3 scripts/build_data.py --sample-dogs   # only data/sample/dogs.jsonl, from the
                                                   # committed breeds.csv and places.tsv
     python3 scripts/build_data.py --sample-dogs --if-missing
+    python3 scripts/build_data.py --time-zones [--if-missing]
+                                                  # only data/timezones.bin (time-zone
+                                                  # boundaries; installs pinned PyPI packages
+                                                  # into .build-tzdata/, ~1 min; not committed)
 
 The dogs file is not committed: 50,000 dogs are ~22 MB of JSON, which would push data/
 past its 25 MB budget, so `scripts/demo.sh` and `scripts/test.sh` generate it on first
@@ -1613,9 +1617,195 @@ def sample_dogs_only(if_missing: bool) -> int:
     return 0
 
 
+# =====================================================================================
+# Time-zone boundaries (--time-zones): data/timezones.bin
+# =====================================================================================
+#
+# Source: the timezone-boundary-builder polygons (OpenStreetMap-derived, ODbL 1.0), release
+# 2026c "with oceans", unsimplified, as shipped by the PyPI packages timezonefinder and
+# timezonefinder-data (coordinates as int32 fixed point, 1e-7 degree). Every zone polygon
+# is cut, ST_Subdivide-style, into pieces of at most TZ_MAX_VERTICES vertices and at most
+# TZ_MAX_EXTENT in width and height (halving the longer side of the piece's box at a
+# fixed-point coordinate, with GEOS's rectangle clip through shapely), so that the Swift
+# side (Sources/ScoutGeometry/TimeZoneMap.swift) builds and prepares a small GEOS polygon
+# the first time a point falls in its box. Vertices that the clip creates on a cut line
+# are rounded to the 1e-7 grid along that line (at most 0.05 µ° ≈ 5 mm off the original
+# edge); both sides of a cut share them, so a zone's pieces tile it without gaps.
+#
+# File layout (little-endian; every section starts at a multiple of 8 bytes):
+#   header, 64 bytes: magic b"SCOUTTZ\0", u32 version (1), u32 scale (10_000_000),
+#     u32 zones, u32 pieces, u32 rings, u32 vertices, u32 names_bytes, u32 source_bytes,
+#     24 bytes of zeros
+#   boxes     pieces × 4 i32   west, south, east, north of each piece (fixed point)
+#   zone      pieces × u16     index of the piece's zone in the names list
+#   ring_at   (pieces + 1) × u32  the piece's rings are ring_at[p] ..< ring_at[p+1]
+#                                  (the first is the shell, the others holes)
+#   vertex_at (rings + 1) × u32   the ring's vertices are vertex_at[r] ..< vertex_at[r+1]
+#                                  (not repeated at the end: rings are implicitly closed)
+#   vertices  vertices × 2 i32 x (longitude), y (latitude), fixed point
+#   names     names_bytes of UTF-8: the IANA zone names, sorted, each followed by "\n"
+#   source    source_bytes of UTF-8: what the data was built from
+#
+# The packages are installed, pinned, into .build-tzdata/python (git-ignored) the first
+# time the step runs; nothing is installed into the system's Python.
+
+TZ_FILE = DATA / "timezones.bin"
+TZ_MAGIC = b"SCOUTTZ\0"
+TZ_VERSION = 1
+TZ_SCALE = 10_000_000
+TZ_MAX_VERTICES = 256
+TZ_MAX_EXTENT = 8 * TZ_SCALE  # degrees, in fixed point
+TZ_PYTHON = ROOT / ".build-tzdata" / "python"
+# Pinned: the same versions give byte-identical output. timezonefinder-data 3.2026.3.post1
+# carries timezone-boundary-builder release 2026c.
+TZ_PACKAGES = [
+    "timezonefinder==9.0.0", "timezonefinder-data==3.2026.3.post1", "shapely==2.2.0",
+    "numpy==2.4.6", "h3==4.5.0", "cffi==2.1.1", "pycparser==3.12", "flatbuffers==25.12.19",
+]
+
+
+def tz_import_packages():
+    """Imports timezonefinder and shapely from the private, pinned package directory,
+    installing them there with pip first when needed."""
+    import importlib
+    import subprocess
+    stamp = TZ_PYTHON / "PINNED.txt"
+    wanted = "\n".join(TZ_PACKAGES) + "\n"
+    if not stamp.is_file() or stamp.read_text() != wanted:
+        print(f"build_data: installing {' '.join(TZ_PACKAGES)} into {TZ_PYTHON.relative_to(ROOT)} "
+              "(build time only; needs PyPI)", file=sys.stderr)
+        cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+               "--no-warn-script-location", "--upgrade", "--target", str(TZ_PYTHON), *TZ_PACKAGES]
+        if subprocess.run(cmd).returncode != 0:
+            sys.exit("build_data: pip could not install the time-zone packages; run by hand:\n  "
+                     + " ".join(cmd))
+        stamp.write_text(wanted)
+    sys.path.insert(0, str(TZ_PYTHON))
+    importlib.invalidate_caches()
+    import shapely
+    import timezonefinder
+    import timezonefinder_data
+    return timezonefinder, timezonefinder_data, shapely
+
+
+def tz_polygon_parts(geom):
+    """The polygons of a clip result (which may hold lines or points where a piece only
+    touches the rectangle)."""
+    if geom.is_empty:
+        return []
+    if geom.geom_type == "Polygon":
+        return [geom]
+    if geom.geom_type in ("MultiPolygon", "GeometryCollection"):
+        return [p for g in geom.geoms for p in tz_polygon_parts(g)]
+    return []
+
+
+def tz_subdivide(polygon, shapely) -> list:
+    """Pieces of at most TZ_MAX_VERTICES vertices and TZ_MAX_EXTENT across, in a fixed order."""
+    out = []
+    stack = [polygon]
+    while stack:
+        p = stack.pop()
+        x0, y0, x1, y1 = p.bounds
+        if (shapely.get_num_coordinates(p) <= TZ_MAX_VERTICES
+                and x1 - x0 <= TZ_MAX_EXTENT and y1 - y0 <= TZ_MAX_EXTENT):
+            out.append(p)
+            continue
+        if x1 - x0 >= y1 - y0:
+            mid = float((math.floor(x0) + math.ceil(x1)) // 2)
+            halves = [(x0, y0, mid, y1), (mid, y0, x1, y1)]
+        else:
+            mid = float((math.floor(y0) + math.ceil(y1)) // 2)
+            halves = [(x0, y0, x1, mid), (x0, mid, x1, y1)]
+        parts = []
+        for box in halves:
+            parts.extend(tz_polygon_parts(shapely.clip_by_rect(p, *box)))
+        stack.extend(reversed(parts))  # depth-first, first half first
+    return out
+
+
+def tz_ring(coords) -> list[tuple[int, int]]:
+    """A ring as fixed-point vertices: rounded, consecutive repeats dropped, not closed."""
+    ring = []
+    for x, y in coords:
+        v = (int(round(x)), int(round(y)))
+        if not ring or ring[-1] != v:
+            ring.append(v)
+    while len(ring) > 1 and ring[-1] == ring[0]:
+        ring.pop()
+    return ring
+
+
+def time_zones_only(if_missing: bool) -> int:
+    import struct
+    import time
+    if if_missing and TZ_FILE.exists():
+        return 0
+    started = time.monotonic()
+    timezonefinder, timezonefinder_data, shapely = tz_import_packages()
+    from shapely.geometry import Polygon
+    tf = timezonefinder.TimezoneFinder()
+    names = sorted(tf.timezone_names)
+    assert len(names) < 65536
+    boxes, zones, ring_at, vertex_at, vertices = [], [], [0], [0], []
+    n_source = 0
+    for zi, name in enumerate(names):
+        for poly in tf.get_geometry(tz_name=name, coords_as_pairs=False):
+            # The source's own fixed-point integers (get_geometry multiplied them by 1e-7).
+            rings = [[(round(x * TZ_SCALE), round(y * TZ_SCALE)) for x, y in zip(r[0], r[1])] for r in poly]
+            n_source += sum(len(r) for r in rings)
+            for piece in tz_subdivide(Polygon(rings[0], rings[1:]), shapely):
+                shell = tz_ring(piece.exterior.coords)
+                if len(shell) < 3:
+                    continue
+                piece_rings = [shell] + [h for h in (tz_ring(i.coords) for i in piece.interiors) if len(h) >= 3]
+                xs = [x for x, _ in shell]
+                ys = [y for _, y in shell]
+                boxes.append((min(xs), min(ys), max(xs), max(ys)))
+                zones.append(zi)
+                for r in piece_rings:
+                    vertices.extend(r)
+                    vertex_at.append(len(vertices))
+                ring_at.append(len(vertex_at) - 1)
+    names_blob = "".join(n + "\n" for n in names).encode("utf-8")
+    from importlib.metadata import version
+    source = (f"timezone-boundary-builder {tf.data_version} (with oceans; OpenStreetMap contributors, ODbL 1.0) "
+              f"via timezonefinder {version('timezonefinder')} and timezonefinder-data {version('timezonefinder-data')}; "
+              f"pieces of at most {TZ_MAX_VERTICES} vertices and {TZ_MAX_EXTENT // TZ_SCALE} degrees").encode("utf-8")
+
+    def pad(b: bytes) -> bytes:
+        return b + b"\0" * (-len(b) % 8)
+
+    header = struct.pack("<8s8I", TZ_MAGIC, TZ_VERSION, TZ_SCALE, len(names), len(zones),
+                         len(vertex_at) - 1, len(vertices), len(names_blob), len(source))
+    header += b"\0" * (64 - len(header))
+    flat = [c for v in vertices for c in v]
+    body = [
+        header,
+        pad(struct.pack(f"<{4 * len(boxes)}i", *(c for b in boxes for c in b))),
+        pad(struct.pack(f"<{len(zones)}H", *zones)),
+        pad(struct.pack(f"<{len(ring_at)}I", *ring_at)),
+        pad(struct.pack(f"<{len(vertex_at)}I", *vertex_at)),
+        pad(struct.pack(f"<{len(flat)}i", *flat)),
+        pad(names_blob),
+        pad(source),
+    ]
+    tmp = TZ_FILE.with_suffix(f".bin.{os.getpid()}.tmp")  # concurrent runs never share a temp file
+    with open(tmp, "wb") as f:
+        for part in body:
+            f.write(part)
+    tmp.replace(TZ_FILE)
+    print(f"timezones.bin: {len(names)} zones, {n_source} source vertices -> {len(zones)} pieces, "
+          f"{len(vertex_at) - 1} rings, {len(vertices)} vertices, {TZ_FILE.stat().st_size / 1e6:.1f} MB "
+          f"in {time.monotonic() - started:.0f} s", file=sys.stderr)
+    return 0
+
+
 def main() -> int:
     if "--sample-dogs" in sys.argv[1:]:
         return sample_dogs_only("--if-missing" in sys.argv[1:])
+    if "--time-zones" in sys.argv[1:]:
+        return time_zones_only("--if-missing" in sys.argv[1:])
     shared = shared_data_dir()
     DATA.mkdir(exist_ok=True)
     SAMPLE.mkdir(exist_ok=True)

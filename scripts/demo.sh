@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 python3 scripts/build_data.py --sample-dogs --if-missing
+python3 scripts/build_data.py --time-zones --if-missing
 swift build -c release --product scout 2>&1 | tail -n 3 >&2
 bin="$(swift build -c release --show-bin-path)/scout"
 "$bin" serve \
