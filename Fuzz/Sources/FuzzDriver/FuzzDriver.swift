@@ -1,0 +1,19 @@
+import CFuzzDriver
+
+/// Hands the process over to libFuzzer with `test` as the fuzz target; returns its exit code.
+///
+/// Each target's `<Target>_main` calls this: SwiftPM links executables with
+/// `--defsym main=<Target>_main`, which keeps libFuzzer's own `main` out.
+public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                         _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
+    var argc = argc
+    var argv = argv
+    return LLVMFuzzerRunDriver(&argc, &argv, test)
+}
+
+/// The bytes libFuzzer passed (an empty input may come with any pointer).
+@inlinable
+public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
+    guard let data, size > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: data, count: size))
+}

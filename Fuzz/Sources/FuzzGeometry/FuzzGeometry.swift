@@ -1,0 +1,135 @@
+import FuzzDriver
+import ScoutCore
+import ScoutGeometry
+import ScoutJSON
+
+/// One PROJ pool for the process, as the engine keeps one.
+let transforms = CRSTransform.Pool()
+
+/// libFuzzer entry: polygon parsing and Region building, as the worker's `within` does it.
+///
+/// Input: an optional first line `crs=<name>` (say `crs=EPSG:2157`), then either a GeoJSON
+/// geometry (text starting with `{`) — Polygon, MultiPolygon, a Feature of one, or a
+/// LineString, which builds a `Corridor` — or WKT text for GEOS. A built region must agree
+/// with itself: wherever its boundary grid gives a verdict without GEOS (`.inside` or
+/// `.outside`), GEOS's `covers` must say the same.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    var bytes = fuzzInput(data, size)
+    var crs: String?
+    if bytes.starts(with: Array("crs=".utf8)) {
+        let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+        crs = String(decoding: bytes[4..<end], as: UTF8.self)
+        bytes = Array(bytes[min(end + 1, bytes.count)...])
+    }
+    let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D })
+    if first == UInt8(ascii: "{") {
+        guard let value = try? JSONReader.parse(bytes) else { return 0 }
+        geoJSON(value, crs: crs)
+    } else {
+        // Known (reported) and skipped: GEOS's WKT reader recurses once per nesting level,
+        // so GEOMETRYCOLLECTION nested tens of thousands deep overflows the stack.
+        var depth = 0, deepest = 0
+        for b in bytes {
+            if b == UInt8(ascii: "(") { depth += 1; deepest = max(deepest, depth) } else if b == UInt8(ascii: ")") { depth -= 1 }
+        }
+        guard deepest <= 1_000 else { return 0 }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let region = try? Region.wkt(text, crs: crs, transforms: transforms, path: "within") else { return 0 }
+        exercise(region)
+    }
+    return 0
+}
+
+func geoJSON(_ value: JSONValue, crs: String?) {
+    var g = value
+    if g["type"]?.string == "Feature", let inner = g["geometry"] { g = inner }
+    guard let type = g["type"]?.string, let coords = g["coordinates"] else { return }
+    switch type {
+    case "Polygon":
+        guard let rings = rings(coords) else { return }
+        guard let region = try? Region.polygon(rings, crs: crs, transforms: transforms, path: "within") else { return }
+        exercise(region)
+    case "MultiPolygon":
+        guard let polys = coords.array else { return }
+        var out: [[[SIMD2<Double>]]] = []
+        for p in polys {
+            guard let r = rings(p) else { return }
+            out.append(r)
+        }
+        guard let region = try? Region.multiPolygon(out, crs: crs, transforms: transforms, path: "within") else { return }
+        exercise(region)
+    case "LineString":
+        // Known (reported) and skipped: long self-crossing routes are slow to buffer.
+        guard let ps = positions(coords), ps.count <= 64 else { return }
+        let distance = g["distance_m"]?.double ?? 300
+        guard let corridor = try? Corridor(line: ps.map { GeoPoint(lat: $0.y, lon: $0.x) }, distance: distance) else { return }
+        for p in ps { _ = corridor.contains(lon: p.x, lat: p.y) }
+        _ = corridor.contains(lon: corridor.center.lon, lat: corridor.center.lat)
+    default:
+        return
+    }
+}
+
+func rings(_ v: JSONValue) -> [[SIMD2<Double>]]? {
+    guard let rs = v.array else { return nil }
+    var out: [[SIMD2<Double>]] = []
+    for r in rs {
+        guard let ps = positions(r) else { return nil }
+        out.append(ps)
+    }
+    return out
+}
+
+func positions(_ v: JSONValue) -> [SIMD2<Double>]? {
+    guard let ps = v.array else { return nil }
+    var out: [SIMD2<Double>] = []
+    for p in ps {
+        guard let a = p.array, a.count >= 2, let x = a[0].double, let y = a[1].double else { return nil }
+        out.append(SIMD2(x, y))
+    }
+    return out
+}
+
+/// Asks the region about points on a grid over its envelope and checks the grid's shortcut
+/// verdicts against GEOS.
+func exercise(_ region: Region) {
+    guard let env = region.envelope else {
+        guard !region.covers(lon: 0, lat: 0) else { fatalError("an empty region covers a point") }
+        return
+    }
+    let n = 9
+    for i in 0...n {
+        for j in 0...n {
+            let lon = env.west + (env.east - env.west) * Double(i) / Double(n)
+            let lat = env.south + (env.north - env.south) * Double(j) / Double(n)
+            let covers = region.covers(lon: lon, lat: lat)
+            switch region.relation(lon: lon, lat: lat) {
+            case .inside: if !covers { fatalError("the boundary grid says inside, GEOS says not covered") }
+            case .outside: if covers { fatalError("the boundary grid says outside, GEOS says covered") }
+            case .boundary: break
+            }
+        }
+    }
+    let boxes = [
+        env,
+        GeoBox(west: env.west, south: env.south, east: (env.west + env.east) / 2, north: (env.south + env.north) / 2),
+        GeoBox(west: (env.west + env.east) / 2, south: (env.south + env.north) / 2, east: env.east, north: env.north),
+    ]
+    for box in boxes {
+        let r = region.relation(to: box)
+        guard r != .boundary else { continue }
+        // Corners and centre of a box judged whole must agree with GEOS.
+        for (lon, lat) in [(box.west, box.south), (box.east, box.north), ((box.west + box.east) / 2, (box.south + box.north) / 2)] {
+            let covers = region.covers(lon: lon, lat: lat)
+            if r == .inside && !covers { fatalError("a box judged inside has a point GEOS does not cover") }
+            if r == .outside && covers { fatalError("a box judged outside has a point GEOS covers") }
+        }
+    }
+}
+
+/// The process entry point (SwiftPM links `main` to it): libFuzzer's driver over ``fuzz(_:_:)``.
+@_cdecl("FuzzGeometry_main")
+public func fuzzGeometryMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    runLibFuzzer(argc, argv, fuzz)
+}

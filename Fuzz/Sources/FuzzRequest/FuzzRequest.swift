@@ -1,0 +1,71 @@
+import FuzzDriver
+import FuzzSupport
+import ScoutEngine
+import ScoutJSON
+import ScoutWorker
+
+/// The engine read-only inputs run against: built once (reference data + sample records).
+let sharedWorker = Worker(engine: FuzzSupport.makeEngine())
+
+/// libFuzzer entry: each line of the input is one request to `Worker.respond(to:)`.
+///
+/// The worker promises never to crash on input and always to answer one line: a JSON
+/// object with `"ok"` (a boolean) and the request's `id`. Inputs that write (`upsert`,
+/// `remove`) run on a fresh engine so that every input replays the same way alone.
+/// `load` requests are skipped: they read files named by the input (a fuzzer could name
+/// `/dev/zero`), which says nothing about the worker.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = fuzzInput(data, size)
+    let lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    var parsed: [(ArraySlice<UInt8>, Worker.Parsed)] = []
+    var writes = false
+    for line in lines where !line.isEmpty {
+        let p = sharedWorker.parse(line)
+        if case .request(_, let body) = p {
+            if body["op"]?.string == "load" { continue }
+            if !p.isReadOnly { writes = true }
+        }
+        parsed.append((line, p))
+    }
+    let worker = writes ? Worker(engine: FuzzSupport.makeEngine()) : sharedWorker
+    for (line, p) in parsed {
+        let response = worker.execute(p)
+        check(response, for: line, parsed: p)
+    }
+    return 0
+}
+
+/// One line, a JSON object, `"ok"` a boolean, `"id"` echoed (or null for envelope errors).
+func check(_ response: [UInt8], for line: ArraySlice<UInt8>, parsed: Worker.Parsed) {
+    guard !response.contains(UInt8(ascii: "\n")), !response.contains(UInt8(ascii: "\r")) else {
+        fatalError("the response is more than one line")
+    }
+    let value: JSONValue
+    do throws(JSONParseError) {
+        value = try JSONReader.parse(response)
+    } catch {
+        fatalError("the response is not valid JSON: \(error)")
+    }
+    guard case .bool(let ok)? = value["ok"] else { fatalError("the response has no boolean \"ok\"") }
+    guard let id = value["id"] else { fatalError("the response has no \"id\"") }
+    if case .request(let sent, _) = parsed, id != sent {
+        fatalError("the response's id is not the request's")
+    }
+    if ok {
+        guard value["result"] != nil else { fatalError("an ok response without \"result\"") }
+    } else {
+        guard let e = value["error"], e["code"]?.string != nil, e["message"]?.string != nil else {
+            fatalError("an error response without error.code and error.message")
+        }
+    }
+}
+
+/// The process entry point (SwiftPM links `main` to it): libFuzzer's driver over ``fuzz(_:_:)``.
+@_cdecl("FuzzRequest_main")
+public func fuzzRequestMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    // Built before the first input, so that libFuzzer's per-input leak check does not see
+    // the shared engine as memory that input allocated.
+    _ = sharedWorker
+    return runLibFuzzer(argc, argv, fuzz)
+}
