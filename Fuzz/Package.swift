@@ -68,5 +68,15 @@ let package = Package(
             ],
             swiftSettings: fuzzFlags
         ),
+        // Not a fuzz target: readers and a writer on one engine at once, for ThreadSanitizer
+        // (scripts/sanitize.sh tsan builds it with --sanitize=thread).
+        .executableTarget(
+            name: "StressEngine",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "ScoutWorker", package: "Scout"),
+                .product(name: "ScoutJSON", package: "Scout"),
+            ]
+        ),
     ]
 )

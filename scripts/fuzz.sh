@@ -9,10 +9,12 @@
 # found); then it fuzzes from its committed seeds in Fuzz/Corpus/<Target>/, writing new inputs
 # only to a scratch corpus (.build-fuzz/corpus/<Target>/, kept between runs). Crashes, hangs
 # and out-of-memory inputs are saved in .fuzz-artifacts/<Target>/. Exits non-zero if any
-# regression fails or any crash is found. FUZZ_SKIP_REGRESSIONS=1 skips the replays.
+# regression fails or any crash is found. FUZZ_SKIP_REGRESSIONS=1 skips the replays;
+# FUZZ_BUILD_DIR moves the build (and scratch corpus and logs) elsewhere.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
+scratch=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
 seconds=${1:-600}
 shift || true
 targets=("$@")
@@ -21,14 +23,25 @@ case "$seconds" in ''|*[!0-9]*) echo "fuzz: SECONDS must be a whole number, not 
 
 python3 scripts/build_data.py --sample-dogs --if-missing >/dev/null || exit 1
 
-echo "fuzz: building Fuzz/ (release, -sanitize=fuzzer,address) in .build-fuzz" >&2
+echo "fuzz: building Fuzz/ (release, -sanitize=fuzzer,address) in ${scratch#$root/}" >&2
+# Product by product: a plain `swift build` would also link the root package's `scout`
+# executable with libFuzzer, whose `main` then clashes with scout's.
 build() {
-  (cd Fuzz && nice -n 10 swift build -c release --scratch-path "$root/.build-fuzz" \
-    -Xswiftc -sanitize=fuzzer,address 2>&1) | grep -E "error|warning: unre|Compiling|Build complete" | grep -v "^\[" >&2
-  return "${PIPESTATUS[0]}"
+  local t try out
+  for t in "${targets[@]}"; do
+    # Others may be editing the sources: a file changed under the build is retried (3 tries).
+    for try in 1 2 3; do
+      out=$(cd Fuzz && nice -n 10 swift build -c release --scratch-path "$scratch" --product "$t" \
+        -Xswiftc -sanitize=fuzzer,address 2>&1) && break
+      grep -q "was modified during the build" <<<"$out" || break
+      sleep 30
+    done
+    grep -E "error:|Build of product" <<<"$out" | grep -v "^ *|" | head -n 20 >&2
+    grep -q "Build of product '$t' complete" <<<"$out" || return 1
+  done
 }
 build || { echo "fuzz: build failed" >&2; exit 1; }
-bin=$(cd Fuzz && swift build -c release --scratch-path "$root/.build-fuzz" --show-bin-path)
+bin=$(cd Fuzz && swift build -c release --scratch-path "$scratch" --show-bin-path)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-"allocator_may_return_null=1"}
 export SCOUT_ROOT="$root"
@@ -37,8 +50,8 @@ summary=()
 for t in "${targets[@]}"; do
   exe="$bin/$t"
   [ -x "$exe" ] || { echo "fuzz: no target $t" >&2; status=1; continue; }
-  mkdir -p ".fuzz-artifacts/$t" ".build-fuzz/corpus/$t" ".build-fuzz/logs"
-  log=".build-fuzz/logs/$t.log"
+  mkdir -p ".fuzz-artifacts/$t" "$scratch/corpus/$t" "$scratch/logs"
+  log="$scratch/logs/$t.log"
   opts=()
   [ -f "Fuzz/Dictionaries/$t.dict" ] && opts=("-dict=Fuzz/Dictionaries/$t.dict")
   # LeakSanitizer cannot see a class reference Swift keeps in a multi-payload enum (the case
@@ -58,7 +71,7 @@ for t in "${targets[@]}"; do
   fi
   echo "fuzz: $t for ${seconds}s" >&2
   ASAN_OPTIONS=$asan nice -n 10 "$exe" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
-    -artifact_prefix=".fuzz-artifacts/$t/" "${opts[@]}" ".build-fuzz/corpus/$t" "Fuzz/Corpus/$t" >"$log" 2>&1
+    -artifact_prefix=".fuzz-artifacts/$t/" "${opts[@]}" "$scratch/corpus/$t" "Fuzz/Corpus/$t" >"$log" 2>&1
   rc=$?
   runs=$(grep -Eo "stat::number_of_executed_units: *[0-9]+" "$log" | grep -Eo "[0-9]+$" || echo "?")
   cov=$(grep -Eo "cov: [0-9]+" "$log" | tail -n 1 | grep -Eo "[0-9]+" || echo "?")
