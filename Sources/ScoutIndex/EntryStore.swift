@@ -23,16 +23,25 @@ public struct Entry: Sendable {
 /// per entry.
 ///
 /// The single writer appends entries beyond what any published snapshot can see, and
-/// stamps `removedAt` with the epoch of the snapshot that first hides an entry; readers
+/// stamps `removed` with the epoch of the snapshot that first hides an entry; readers
 /// read entries below their snapshot's count and treat an entry as gone when
 /// `removedAt ≤` their epoch. Removal stamps are atomic, so a reader never sees a torn
-/// value.
+/// value. Epochs are 64-bit: at a million writes a second they last 580,000 years.
+///
+/// A store is never shrunk in place. Compaction (see ``PointSet``) copies the live entries
+/// into fresh chunks under new numbers; the old chunks stay intact, and are freed when the
+/// last snapshot that reads them is released.
 final class EntryChunk: @unchecked Sendable {
     // @unchecked: slots below a published count are immutable except `removed`, which is
     // atomic; slots at or above it are touched by the writer alone.
     static var capacity: Int { 4096 }
+    /// `log2(capacity)`: entry `i` lives in chunk `i >> shift`, slot `i & mask`.
+    static var shift: Int { 12 }
+    static var mask: Int { 4095 }
+    /// The stamp of an entry no epoch has removed.
+    static var never: UInt64 { .max }
     let entries: UnsafeMutablePointer<Entry>
-    let removed: UnsafeMutablePointer<Atomic<UInt32>>
+    let removed: UnsafeMutablePointer<Atomic<UInt64>>
     var count = 0
 
     init() {
@@ -47,11 +56,15 @@ final class EntryChunk: @unchecked Sendable {
         removed.deallocate()
     }
 
-    func append(_ e: Entry) {
+    /// Appends `e`, removed at epoch `removedAt` (``never`` for a live entry).
+    func append(_ e: Entry, removedAt: UInt64 = EntryChunk.never) {
         (entries + count).initialize(to: e)
-        (removed + count).initialize(to: Atomic(UInt32.max))
+        (removed + count).initialize(to: Atomic(removedAt))
         count += 1
     }
+
+    /// Bytes a chunk holds, full or not.
+    static var bytes: Int { capacity * (MemoryLayout<Entry>.stride + MemoryLayout<UInt64>.stride) }
 }
 
 /// A read-only view of the first `count` entries of a store.
@@ -62,25 +75,32 @@ struct EntryTable: Sendable {
     @inline(__always)
     func entry(_ i: Int32) -> Entry {
         let i = Int(i)
-        return chunks[i >> 12].entries[i & 4095]
+        return chunks[i >> EntryChunk.shift].entries[i & EntryChunk.mask]
     }
 
     /// The position of entry `i`, read without copying its id or payload.
     @inline(__always)
     func position(_ i: Int32) -> (lon: Double, lat: Double) {
         let i = Int(i)
-        let slot = chunks[i >> 12].entries + (i & 4095)
+        let slot = chunks[i >> EntryChunk.shift].entries + (i & EntryChunk.mask)
         return (slot.pointee.lon, slot.pointee.lat)
     }
 
     @inline(__always)
-    func removedAt(_ i: Int32) -> UInt32 {
+    func removedAt(_ i: Int32) -> UInt64 {
         let i = Int(i)
-        return chunks[i >> 12].removed[i & 4095].load(ordering: .acquiring)
+        return chunks[i >> EntryChunk.shift].removed[i & EntryChunk.mask].load(ordering: .acquiring)
     }
 
-    func markRemoved(_ i: Int32, epoch: UInt32) {
+    func markRemoved(_ i: Int32, epoch: UInt64) {
         let i = Int(i)
-        chunks[i >> 12].removed[i & 4095].store(epoch, ordering: .releasing)
+        chunks[i >> EntryChunk.shift].removed[i & EntryChunk.mask].store(epoch, ordering: .releasing)
     }
+}
+
+/// Appends entries to a chunk list, adding a chunk when the last one is full.
+@inline(__always)
+func appendEntry(_ e: Entry, removedAt: UInt64 = EntryChunk.never, to chunks: inout [EntryChunk]) {
+    if chunks.isEmpty || chunks[chunks.count - 1].count == EntryChunk.capacity { chunks.append(EntryChunk()) }
+    chunks[chunks.count - 1].append(e, removedAt: removedAt)
 }

@@ -57,6 +57,13 @@ public struct PackedTree: Sendable {
         }
     }
 
+    /// The same tree with every entry number moved by `delta` (compaction renumbers a level
+    /// without sorting it again). The coordinates are shared, not copied.
+    init(renumbering tree: PackedTree, by delta: Int32) {
+        coords = tree.coords
+        entries = tree.entries.map { $0 + delta }
+    }
+
     /// Runs `first` and `second` on two threads at once when `parallel`, else one after
     /// the other. Callers hand each a disjoint part of one buffer.
     private static func run(_ parallel: Bool, _ first: () -> Void, _ second: () -> Void) {

@@ -13,16 +13,40 @@ import Synchronization
 /// - a removal (or the replaced version of an upserted id) is a tombstone: the entry's
 ///   removal epoch.
 ///
+/// Reclamation: dead versions leave the trees at merges, and their entry slots leave the
+/// store at *compactions*. When dead slots outnumber both the live points and
+/// ``compactionSlack``, the live entries are copied into fresh chunks under new numbers
+/// `0..<live` and the levels are rebuilt over the new numbers — in the writer for small
+/// sets (up to ``synchronousCompactionLimit`` points), else as a background merge whose
+/// result is installed with the writes made meanwhile renumbered after it. A compaction
+/// publishes a new epoch; older snapshots keep the old chunks and trees alive and answer
+/// from them until released. So memory is proportional to the live points (about two
+/// slots a point at worst), entry numbers stay below `2 × live + slack`, and epochs are
+/// 64-bit.
+///
 /// Concurrency model: one writer at a time (writers serialise on a lock), readers never
 /// wait for writers. Each write publishes an immutable ``Snapshot`` with a new epoch;
 /// a reader takes the current snapshot (a reference copy under a lock held for
 /// nanoseconds) and queries it without locks, seeing exactly the state of one epoch —
-/// never a half-applied batch or a half-built level.
+/// never a half-applied batch, a half-built level or a half-done compaction.
+///
+/// Entry numbers (``EntryRef/index``) name an entry within one epoch only: a compaction
+/// gives the same point another number under the next epoch.
 public final class PointSet: Sendable {
     /// Entries packed into a level once this many are buffered.
     public static var bufferLimit: Int { 1024 }
     /// Merges producing more entries than this run on a background queue.
     public static var backgroundMergeThreshold: Int { 1 << 17 }
+    /// Dead entry slots tolerated before a compaction, however few points are live (the
+    /// default of ``compactionSlack``).
+    public static var defaultCompactionSlack: Int { 1 << 14 }
+    /// Sets of at most this many live points compact in the writer; bigger ones compact on
+    /// the background queue.
+    public static var synchronousCompactionLimit: Int { 1 << 15 }
+
+    /// Dead entry slots tolerated before a compaction: one runs once dead slots outnumber
+    /// both this and the live points.
+    public let compactionSlack: Int
 
     struct WriterState {
         var chunks: [EntryChunk] = []
@@ -31,10 +55,12 @@ public final class PointSet: Sendable {
         var ids: [String: Int32] = [:]
         /// Oldest first.
         var levels: [Level] = []
-        var epoch: UInt32 = 0
+        var epoch: UInt64 = 0
         var merging = false
         /// While `merging`, the number of oldest levels the background merge is rebuilding.
         var mergeInputs = 0
+        /// Compactions so far.
+        var compactions = 0
     }
 
     /// A packed level and what the writer knows about it.
@@ -48,15 +74,25 @@ public final class PointSet: Sendable {
         var removed = 0
     }
 
-    private let writer = Mutex(WriterState())
+    let writer: Mutex<WriterState>
     private let published: Mutex<Snapshot>
     private let mergeQueue = DispatchQueue(label: "scout.pointset.merge", qos: .utility)
     private let mergeGroup = DispatchGroup()
 
     /// Creates an empty set.
-    public init() {
-        published = Mutex(Snapshot(epoch: 0, table: EntryTable(chunks: [], count: 0), levels: [], cleanLevels: [],
-                                   bufferStart: 0, liveCount: 0))
+    public convenience init() { self.init(compactionSlack: PointSet.defaultCompactionSlack) }
+
+    /// Creates an empty set that compacts once dead entry slots outnumber both
+    /// `compactionSlack` and the live points (small values are for tests), its first write
+    /// at epoch `startingEpoch + 1`.
+    init(compactionSlack: Int, startingEpoch: UInt64 = 0) {
+        precondition(compactionSlack >= 0)
+        self.compactionSlack = compactionSlack
+        var w = WriterState()
+        w.epoch = startingEpoch
+        writer = Mutex(w)
+        published = Mutex(Snapshot(version: startingEpoch, table: EntryTable(chunks: [], count: 0), levels: [], cleanLevels: [],
+                                   bufferStart: 0, liveCount: 0, generation: 0))
     }
 
     /// The current state, for querying. Cheap; hold it as long as a query needs.
@@ -85,6 +121,7 @@ public final class PointSet: Sendable {
     /// or none. Every point is validated first; a bad one throws and changes nothing.
     ///
     /// - Returns: the number of records applied.
+    /// - Complexity: amortised O(log n) a record (packing, merging and compaction included).
     @discardableResult
     public func upsert(_ records: [Record]) throws(ScoutError) -> Int {
         for (i, r) in records.enumerated() {
@@ -93,28 +130,28 @@ public final class PointSet: Sendable {
         }
         if records.isEmpty { return 0 }
         writer.withLock { w in
+            // Compaction keeps entryCount below 2 × live + slack + a merge's worth of writes.
+            precondition(w.entryCount + records.count <= Int(Int32.max), "PointSet: more than 2^31 entry slots")
             w.epoch += 1
             // Grow the id map once for a big batch, geometrically so small batches stay cheap.
             let need = w.ids.count + records.count
             if need > w.ids.capacity { w.ids.reserveCapacity(max(need, 2 * w.ids.capacity)) }
             var newChunks = w.chunks
             for r in records {
-                if newChunks.isEmpty || newChunks[newChunks.count - 1].count == EntryChunk.capacity {
-                    newChunks.append(EntryChunk())
-                }
                 let index = Int32(w.entryCount)
+                // Append first, so that a version this batch replaces lies in a chunk we hold.
+                appendEntry(Entry(id: r.id, lon: r.point.lon, lat: r.point.lat, payload: r.payload), to: &newChunks)
                 // One probe of the id map: insert, and learn the version this one replaces.
                 if let old = w.ids.updateValue(index, forKey: r.id) {
-                    // newChunks holds every chunk, including ones this batch added.
                     EntryTable(chunks: newChunks, count: w.entryCount).markRemoved(old, epoch: w.epoch)
                     Self.countRemoval(of: old, in: &w)
                 }
-                newChunks[newChunks.count - 1].append(Entry(id: r.id, lon: r.point.lon, lat: r.point.lat, payload: r.payload))
                 w.entryCount += 1
             }
             w.chunks = newChunks
-            packBufferIfFull(&w)
-            publish(w)
+            let packed = packBufferIfFull(&w)
+            let compacted = reclaimIfNeeded(&w)
+            publish(w, restructured: packed || compacted)
         }
         return records.count
     }
@@ -134,7 +171,10 @@ public final class PointSet: Sendable {
                 removed += 1
                 Self.countRemoval(of: old, in: &w)
             }
-            if removed > 0 { publish(w) } else { w.epoch -= 1 }
+            if removed > 0 {
+                let compacted = reclaimIfNeeded(&w)
+                publish(w, restructured: compacted)
+            } else { w.epoch -= 1 }
             return removed
         }
     }
@@ -146,7 +186,26 @@ public final class PointSet: Sendable {
     public func pack() {
         writer.withLock { w in
             packBuffer(&w)
-            publish(w)
+            _ = reclaimIfNeeded(&w)
+            publish(w, restructured: true)
+        }
+    }
+
+    /// Compacts now, whatever the share of dead slots: waits for background merges, then
+    /// renumbers the live entries into fresh chunks in the writer (for tests, benchmarks
+    /// and a quiet moment after a mass removal). Publishes a new epoch.
+    ///
+    /// - Complexity: O(n log n) for n live points, in the caller's thread.
+    public func compact() {
+        while true {
+            waitForMerges()
+            let done = writer.withLock { w -> Bool in
+                guard !w.merging else { return false }
+                compactNow(&w)
+                publish(w, restructured: true)
+                return true
+            }
+            if done { return }
         }
     }
 
@@ -157,19 +216,137 @@ public final class PointSet: Sendable {
         w.levels[level].removed += 1
     }
 
-    private func publish(_ w: WriterState) {
-        let snap = Snapshot(epoch: w.epoch, table: EntryTable(chunks: w.chunks, count: w.entryCount),
+    /// Publishes the writer's state as the current snapshot; in checking builds, checks the
+    /// writer's state and the snapshot first: all of it after a pack, merge or compaction
+    /// (O(n log n), at most once per ``bufferLimit`` writes of a steady stream), the O(1)
+    /// part after other writes.
+    private func publish(_ w: WriterState, restructured: Bool = false) {
+        let snap = Snapshot(version: w.epoch, table: EntryTable(chunks: w.chunks, count: w.entryCount),
                             levels: w.levels.map(\.tree), cleanLevels: w.levels.map { $0.removed == 0 },
-                            bufferStart: w.bufferStart, liveCount: w.ids.count)
+                            bufferStart: w.bufferStart, liveCount: w.ids.count, generation: w.compactions)
+        #if SCOUT_INTERNAL_CHECKS
+        var problems = violations(of: w, full: restructured)
+        if restructured { problems += snap._invariantViolations() }
+        precondition(problems.isEmpty, "PointSet invariants broken: \(problems.prefix(5))")
+        #endif
         published.withLock { $0 = snap }
     }
 
-    private func packBufferIfFull(_ w: inout WriterState) {
-        if w.entryCount - w.bufferStart >= Self.bufferLimit { packBuffer(&w) }
+    /// Whether dead entry slots outnumber both the live points and ``compactionSlack``.
+    func needsCompaction(_ w: WriterState) -> Bool {
+        let live = w.ids.count
+        return w.entryCount - live > max(live, compactionSlack)
+    }
+
+    /// Starts a compaction when dead slots dominate and no merge is running: in the writer
+    /// for small sets, else on the background queue. Returns whether the state changed.
+    private func reclaimIfNeeded(_ w: inout WriterState) -> Bool {
+        guard !w.merging, needsCompaction(w) else { return false }
+        if w.ids.count <= Self.synchronousCompactionLimit || w.levels.isEmpty {
+            compactNow(&w)
+            return true
+        }
+        scheduleMerge(&w, compacting: true)
+        return false
+    }
+
+    /// Compacts every level and the buffer in the writer (no merge may be running).
+    private func compactNow(_ w: inout WriterState) {
+        precondition(!w.merging)
+        let c = Self.compacted(table: EntryTable(chunks: w.chunks, count: w.entryCount), epoch: w.epoch,
+                               trees: w.levels.map(\.tree), buffer: w.bufferStart..<w.entryCount)
+        Self.install(c, replacingLevels: w.levels.count, tailStart: w.entryCount, in: &w)
+    }
+
+    /// Live entries renumbered into fresh chunks: those of `trees` first (in their old
+    /// order), as one level over `0..<treeCount`, then those of the `buffer` range.
+    struct Compaction {
+        let chunks: [EntryChunk]
+        /// The old number of each new entry.
+        let oldNumbers: [Int32]
+        /// New entries `0..<treeCount` are in `tree`; the rest were buffered.
+        let treeCount: Int
+        let tree: PackedTree
+        /// Id → new number of every entry live at the compaction's epoch.
+        let ids: [String: Int32]
+        let includesBuffer: Bool
+        var count: Int { oldNumbers.count }
+    }
+
+    /// Copies the entries of `trees` and of the `buffer` range live at `epoch` into fresh
+    /// chunks, numbered from 0, and packs those of the trees into one level. Reads only
+    /// entries below the table's count, so it may run beside the writer.
+    static func compacted(table: EntryTable, epoch: UInt64, trees: [PackedTree], buffer: Range<Int>) -> Compaction {
+        var live: [Int32] = []
+        live.reserveCapacity(trees.reduce(buffer.count) { $0 + $1.count })
+        for t in trees { for e in t.entries where table.removedAt(e) > epoch { live.append(e) } }
+        live.sort()
+        let treeCount = live.count
+        for i in buffer where table.removedAt(Int32(i)) > epoch { live.append(Int32(i)) }
+        var chunks: [EntryChunk] = []
+        chunks.reserveCapacity(live.count / EntryChunk.capacity + 1)
+        var ids: [String: Int32] = [:]
+        ids.reserveCapacity(live.count)
+        var lons: [Double] = [], lats: [Double] = []
+        lons.reserveCapacity(treeCount); lats.reserveCapacity(treeCount)
+        for (j, old) in live.enumerated() {
+            let e = table.entry(old)
+            appendEntry(e, to: &chunks)
+            ids[e.id] = Int32(j)
+            if j < treeCount { lons.append(e.lon); lats.append(e.lat) }
+        }
+        let tree = PackedTree(entries: Array(0..<Int32(treeCount)), lons: lons, lats: lats)
+        return Compaction(chunks: chunks, oldNumbers: live, treeCount: treeCount, tree: tree, ids: ids,
+                          includesBuffer: !buffer.isEmpty || trees.isEmpty)
+    }
+
+    /// Installs a compaction of the oldest `replacingLevels` levels (and of the buffer, if
+    /// it includes it): removals stamped since its epoch are copied over, entries from
+    /// `tailStart` on (written since) are appended after it and the newer levels renumbered
+    /// to match. Publishes under a new epoch, since entry numbers change.
+    static func install(_ c: Compaction, replacingLevels replaced: Int, tailStart: Int, in w: inout WriterState) {
+        precondition(!c.includesBuffer || tailStart == w.entryCount, "a compaction of the buffer has no tail")
+        let old = EntryTable(chunks: w.chunks, count: w.entryCount)
+        var chunks = c.chunks
+        var ids = c.ids
+        let fresh = EntryTable(chunks: chunks, count: c.count)
+        var removedFromTree = 0
+        for j in 0..<c.count {
+            let stamp = old.removedAt(c.oldNumbers[j])
+            guard stamp != EntryChunk.never else { continue }
+            fresh.markRemoved(Int32(j), epoch: stamp)
+            ids.removeValue(forKey: fresh.entry(Int32(j)).id)
+            if j < c.treeCount { removedFromTree += 1 }
+        }
+        let delta = c.count - tailStart
+        for i in tailStart..<w.entryCount {
+            let e = old.entry(Int32(i)), stamp = old.removedAt(Int32(i))
+            appendEntry(e, removedAt: stamp, to: &chunks)
+            if stamp == EntryChunk.never { ids[e.id] = Int32(i + delta) }
+        }
+        var levels: [Level] = []
+        levels.reserveCapacity(w.levels.count - replaced + 1)
+        if c.treeCount > 0 { levels.append(Level(tree: c.tree, start: 0, removed: removedFromTree)) }
+        for l in w.levels[replaced...] {
+            levels.append(Level(tree: PackedTree(renumbering: l.tree, by: Int32(delta)), start: l.start + delta, removed: l.removed))
+        }
+        w.bufferStart = c.includesBuffer ? c.treeCount : w.bufferStart + delta
+        w.levels = levels
+        w.chunks = chunks
+        w.entryCount += delta
+        w.ids = ids
+        w.epoch += 1
+        w.compactions += 1
+    }
+
+    @discardableResult
+    private func packBufferIfFull(_ w: inout WriterState) -> Bool {
+        if w.entryCount - w.bufferStart >= Self.bufferLimit { packBuffer(&w); return true }
+        return false
     }
 
     /// Builds a level from the live entries of `trees` and of the entry range `range`.
-    private static func build(table: EntryTable, epoch: UInt32, trees: [PackedTree], range: Range<Int>) -> PackedTree {
+    private static func build(table: EntryTable, epoch: UInt64, trees: [PackedTree], range: Range<Int>) -> PackedTree {
         var ids: [Int32] = [], lons: [Double] = [], lats: [Double] = []
         let total = trees.reduce(range.count) { $0 + $1.count }
         ids.reserveCapacity(total); lons.reserveCapacity(total); lats.reserveCapacity(total)
@@ -198,7 +375,7 @@ public final class PointSet: Sendable {
             // replaces exactly the oldest `mergeInputs` levels.
             if w.merging && w.levels.count <= w.mergeInputs { break }
             if last.tree.count + level.count > Self.backgroundMergeThreshold {
-                if !w.merging { scheduleMerge(&w) }
+                if !w.merging { scheduleMerge(&w, compacting: needsCompaction(w)) }
                 break
             }
             w.levels.removeLast()
@@ -210,10 +387,11 @@ public final class PointSet: Sendable {
         if level.count > 0 { w.levels.append(Level(tree: level, start: start)) }
     }
 
-    /// Merges every level into one on the background queue; writes continue meanwhile and
-    /// land in new levels. Installation swaps exactly the merged levels, so nothing is lost.
-    private func scheduleMerge(_ w: inout WriterState) {
-        guard w.levels.count >= 2 else { return }
+    /// Merges every level into one on the background queue — and, when `compacting`,
+    /// renumbers their live entries into fresh chunks; writes continue meanwhile and land in
+    /// new levels. Installation swaps exactly the merged levels, so nothing is lost.
+    private func scheduleMerge(_ w: inout WriterState, compacting: Bool) {
+        guard w.levels.count >= (compacting ? 1 : 2) else { return }
         w.merging = true
         w.mergeInputs = w.levels.count
         let inputs = w.levels.map(\.tree)
@@ -221,33 +399,64 @@ public final class PointSet: Sendable {
         let removedBefore = w.levels.reduce(0) { $0 + $1.removed }
         let table = EntryTable(chunks: w.chunks, count: w.entryCount)
         let epoch = w.epoch
+        // The inputs hold every live entry below the buffer; entries from here on are the
+        // tail a compaction renumbers after its own.
+        let tailStart = w.bufferStart
         mergeGroup.enter()
         mergeQueue.async { [self] in
-            let merged = Self.build(table: table, epoch: epoch, trees: inputs, range: 0..<0)
-            writer.withLock { w in
-                // The merged inputs are still the oldest levels: only this merge removes them.
-                let replaced = w.levels.prefix(inputs.count)
-                let level = Level(tree: merged, start: replaced[0].start,
-                                  removed: replaced.reduce(0) { $0 + $1.removed } - removedBefore)
-                w.levels.replaceSubrange(0..<inputs.count, with: [level])
-                w.merging = false
-                publish(w)
+            if compacting {
+                let c = Self.compacted(table: table, epoch: epoch, trees: inputs, buffer: 0..<0)
+                writer.withLock { w in
+                    // The merged inputs are still the oldest levels, and no other compaction
+                    // ran meanwhile (none starts while `merging`): numbers are as scheduled.
+                    Self.install(c, replacingLevels: inputs.count, tailStart: tailStart, in: &w)
+                    w.merging = false
+                    _ = reclaimIfNeeded(&w)
+                    publish(w, restructured: true)
+                }
+            } else {
+                let merged = Self.build(table: table, epoch: epoch, trees: inputs, range: 0..<0)
+                writer.withLock { w in
+                    // The merged inputs are still the oldest levels: only this merge removes them.
+                    let replaced = w.levels.prefix(inputs.count)
+                    let level = Level(tree: merged, start: replaced[0].start,
+                                      removed: replaced.reduce(0) { $0 + $1.removed } - removedBefore)
+                    w.levels.replaceSubrange(0..<inputs.count, with: [level])
+                    w.merging = false
+                    _ = reclaimIfNeeded(&w)
+                    publish(w, restructured: true)
+                }
             }
             mergeGroup.leave()
         }
     }
 
     /// Bytes used by the spatial structures: trees (20 bytes a point) and the removal
-    /// epochs (4 bytes an entry). Ids and payloads are not counted.
+    /// epochs (8 bytes an entry slot). Ids and payloads are not counted (see
+    /// ``entryStoreBytes``).
     public var indexMemoryBytes: Int {
         let s = snapshot()
-        return s.levels.reduce(0) { $0 + $1.memoryBytes } + s.table.chunks.count * EntryChunk.capacity * 4
+        return s.levels.reduce(0) { $0 + $1.memoryBytes } + s.table.chunks.count * EntryChunk.capacity * MemoryLayout<UInt64>.stride
     }
+
+    /// Bytes of the current entry store: its chunks of entries and removal epochs
+    /// (``Snapshot/entrySlotCapacity`` slots), not counting the strings and payloads the
+    /// entries point to.
+    public var entryStoreBytes: Int { snapshot().table.chunks.count * EntryChunk.bytes }
+
+    /// Compactions so far (for stats and tests).
+    public var compactionCount: Int { snapshot().generation }
 
     /// An immutable state of the set at one epoch.
     public final class Snapshot: Sendable {
-        /// The write epoch this snapshot shows.
-        public let epoch: UInt32
+        /// The write epoch this snapshot shows: a 64-bit counter that never wraps. Every
+        /// write and every compaction publishes a new one, so entry numbers are stable for
+        /// one version.
+        public let version: UInt64
+        /// The low 32 bits of ``version``, for callers that key caches by a 32-bit epoch.
+        /// It wraps after 2^32 writes (about two hours at 600,000 writes a second): prefer
+        /// ``version``.
+        public var epoch: UInt32 { UInt32(truncatingIfNeeded: version) }
         let table: EntryTable
         let levels: [PackedTree]
         /// Per level: no entry of it is removed at this epoch, so queries skip the check.
@@ -255,15 +464,26 @@ public final class PointSet: Sendable {
         let bufferStart: Int
         /// Number of live points.
         public let liveCount: Int
+        /// Compactions before this snapshot: entry numbers of snapshots of different
+        /// generations name different entries.
+        public let generation: Int
 
-        init(epoch: UInt32, table: EntryTable, levels: [PackedTree], cleanLevels: [Bool], bufferStart: Int, liveCount: Int) {
-            self.epoch = epoch
+        init(version: UInt64, table: EntryTable, levels: [PackedTree], cleanLevels: [Bool], bufferStart: Int, liveCount: Int,
+             generation: Int) {
+            self.version = version
             self.table = table
             self.levels = levels
             self.cleanLevels = cleanLevels
             self.bufferStart = bufferStart
             self.liveCount = liveCount
+            self.generation = generation
         }
+
+        /// Entry slots this snapshot's store holds, live or dead (entry numbers are below it).
+        public var entrySlots: Int { table.count }
+
+        /// Entry slots allocated by this snapshot's store (whole chunks).
+        public var entrySlotCapacity: Int { table.chunks.count * EntryChunk.capacity }
 
         /// Number of packed levels (for stats and tests).
         public var levelCount: Int { levels.count }
@@ -272,7 +492,7 @@ public final class PointSet: Sendable {
         public func entry(_ ref: EntryRef) -> Entry { table.entry(ref.index) }
 
         @inline(__always)
-        func isLive(_ e: Int32) -> Bool { table.removedAt(e) > epoch }
+        func isLive(_ e: Int32) -> Bool { table.removedAt(e) > version }
 
         /// Walks every live point in a box that does not cross the antimeridian with
         /// `visitor` (see ``PackedTree/visit(west:south:east:north:only:_:)``); buffered
