@@ -1749,24 +1749,33 @@ def time_zones_only(if_missing: bool) -> int:
     assert len(names) < 65536
     boxes, zones, ring_at, vertex_at, vertices = [], [], [0], [0], []
     n_source = 0
+    sources = []
     for zi, name in enumerate(names):
-        for poly in tf.get_geometry(tz_name=name, coords_as_pairs=False):
+        for pi, poly in enumerate(tf.get_geometry(tz_name=name, coords_as_pairs=False)):
             # The source's own fixed-point integers (get_geometry multiplied them by 1e-7).
             rings = [[(round(x * TZ_SCALE), round(y * TZ_SCALE)) for x, y in zip(r[0], r[1])] for r in poly]
             n_source += sum(len(r) for r in rings)
-            for piece in tz_subdivide(Polygon(rings[0], rings[1:]), shapely):
-                shell = tz_ring(piece.exterior.coords)
-                if len(shell) < 3:
-                    continue
-                piece_rings = [shell] + [h for h in (tz_ring(i.coords) for i in piece.interiors) if len(h) >= 3]
-                xs = [x for x, _ in shell]
-                ys = [y for _, y in shell]
-                boxes.append((min(xs), min(ys), max(xs), max(ys)))
-                zones.append(zi)
-                for r in piece_rings:
-                    vertices.extend(r)
-                    vertex_at.append(len(vertices))
-                ring_at.append(len(vertex_at) - 1)
+            polygon = Polygon(rings[0], rings[1:])
+            sources.append((polygon.area, zi, pi, polygon))
+    # Pieces are stored smallest source polygon first, and the Swift side answers with the
+    # first piece that covers a point: where the source's zones overlap on purpose (disputed
+    # or dual-use areas such as Xinjiang, the West Bank, Abyei: its expectedZoneOverlaps),
+    # the zone of the smaller polygon, the more specific claim, wins.
+    sources.sort(key=lambda s: (s[0], s[1], s[2]))
+    for _, zi, _, polygon in sources:
+        for piece in tz_subdivide(polygon, shapely):
+            shell = tz_ring(piece.exterior.coords)
+            if len(shell) < 3:
+                continue
+            piece_rings = [shell] + [h for h in (tz_ring(i.coords) for i in piece.interiors) if len(h) >= 3]
+            xs = [x for x, _ in shell]
+            ys = [y for _, y in shell]
+            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+            zones.append(zi)
+            for r in piece_rings:
+                vertices.extend(r)
+                vertex_at.append(len(vertices))
+            ring_at.append(len(vertex_at) - 1)
     names_blob = "".join(n + "\n" for n in names).encode("utf-8")
     from importlib.metadata import version
     source = (f"timezone-boundary-builder {tf.data_version} (with oceans; OpenStreetMap contributors, ODbL 1.0) "

@@ -12,17 +12,21 @@ import Darwin
 /// `docs/time-zones.md`).
 ///
 /// The file (written by `python3 scripts/build_data.py --time-zones`) holds every zone
-/// polygon cut into pieces of at most 256 vertices and 8° across. It is memory-mapped, not
-/// read: loading checks its tables and builds a 0.5° grid of piece boxes. A lookup finds the
-/// pieces whose box holds the point in its grid cell and asks GEOS whether each *covers* the
-/// point (boundary included), first covering piece wins. A piece's GEOS polygon is built and
+/// polygon cut into pieces of at most 256 vertices and 8° across, smallest source polygon
+/// first. It is memory-mapped, not read: loading checks its tables and builds a 0.5° grid of
+/// piece boxes. A lookup finds the pieces whose box holds the point in its grid cell and asks
+/// GEOS whether each, in file order, *covers* the point (boundary included); the first that
+/// does gives the zone. A piece's GEOS polygon is built and
 /// prepared the first time a point falls in its box, by the thread asking, and kept for the
 /// next lookups.
 ///
 /// Every point gets a zone: land zones (`Europe/Dublin`), and over the open sea the nautical
 /// zones `Etc/GMT+N` / `Etc/GMT-N` of the source (15° bands; note the POSIX sign:
-/// `Etc/GMT+2` is UTC−2). A point on the border of two zones gets the one whose name sorts
-/// first.
+/// `Etc/GMT+2` is UTC−2). The source lets zones overlap on purpose in a few disputed or
+/// dual-use areas (Xinjiang: `Asia/Urumqi` over `Asia/Shanghai`; the West Bank:
+/// `Asia/Hebron` and `Asia/Jerusalem`; Abyei; some contested borders): there, and on the
+/// border line of two zones, the zone of the smaller source polygon (the more specific
+/// claim) wins; ``zoneIdentifiers(at:)`` lists every zone that covers a point.
 ///
 /// ```swift
 /// let zones = try TimeZoneMap.load(path: "data/timezones.bin")
@@ -181,9 +185,39 @@ public final class TimeZoneMap: Sendable {
         zoneIndex(at: point).map { names[$0] }
     }
 
+    /// Every zone whose polygons cover `point`, the one ``zoneIdentifier(at:)`` gives first.
+    /// More than one in the source's overlaps (disputed or dual-use areas) and on the border
+    /// line between zones; empty for an invalid point.
+    ///
+    /// ```swift
+    /// zones.zoneIdentifiers(at: GeoPoint(lat: 43.8, lon: 87.6))   // ["Asia/Urumqi", "Asia/Shanghai"]
+    /// zones.zoneIdentifiers(at: GeoPoint(lat: 53.35, lon: -6.26)) // ["Europe/Dublin"]
+    /// ```
+    /// - Complexity: like ``zoneIdentifier(at:)``, but every piece whose box holds the point
+    ///   is tested, not only those before the first that covers it.
+    public func zoneIdentifiers(at point: GeoPoint) -> [String] {
+        var found: [Int] = []
+        _ = visitCoveringZones(at: point) { zone in
+            if !found.contains(zone) { found.append(zone) }
+            return true
+        }
+        return found.map { names[$0] }
+    }
+
     /// The zone number (index in ``zoneIdentifiers``) at `point`.
     func zoneIndex(at point: GeoPoint) -> Int? {
-        guard point.isValid else { return nil }
+        var found: Int?
+        _ = visitCoveringZones(at: point) { zone in
+            found = zone
+            return false
+        }
+        return found
+    }
+
+    /// Calls `visit` with the zone of each piece that covers `point`, in precedence order,
+    /// while it returns true; returns false when `visit` stopped it.
+    private func visitCoveringZones(at point: GeoPoint, _ visit: (Int) -> Bool) -> Bool {
+        guard point.isValid else { return true }
         let cell = Self.row(point.lat) * Self.columns + Self.column(point.lon)
         // Box test in fixed point, widened by one unit so rounding never drops a candidate.
         let x = point.lon * Self.scale, y = point.lat * Self.scale
@@ -196,11 +230,12 @@ public final class TimeZoneMap: Sendable {
                 let b = boxes + 4 * p
                 guard x >= Double(Int32(littleEndian: b[0])) - 1, y >= Double(Int32(littleEndian: b[1])) - 1,
                       x <= Double(Int32(littleEndian: b[2])) + 1, y <= Double(Int32(littleEndian: b[3])) + 1 else { continue }
-                if judge.piece(p, of: self, covers: point) {
-                    return Int(UInt16(littleEndian: (file.base + zonesAt).assumingMemoryBound(to: UInt16.self)[p]))
+                if judge.piece(p, of: self, covers: point),
+                   !visit(Int(UInt16(littleEndian: (file.base + zonesAt).assumingMemoryBound(to: UInt16.self)[p]))) {
+                    return false
                 }
             }
-            return nil
+            return true
         }
     }
 
