@@ -1,7 +1,28 @@
 // Debug-only invariant checks (the model: swift-collections' COLLECTIONS_INTERNAL_CHECKS).
 // Compiled only when SCOUT_INTERNAL_CHECKS is defined, which Package.swift does for debug
 // builds of ScoutIndex; writers run them after every write, merge and compaction, and the
-// tests call them after random interleavings.
+// tests call them after random interleavings. Other builds get empty stubs, so that callers
+// need no `#if` of their own.
+
+extension PointSet {
+    /// Whether this build of ScoutIndex checks its invariants (`SCOUT_INTERNAL_CHECKS`).
+    public static var _isCheckingInvariants: Bool {
+        #if SCOUT_INTERNAL_CHECKS
+        true
+        #else
+        false
+        #endif
+    }
+}
+
+extension PackedTree {
+    /// A tree over arrays taken as already in tree order, unchecked (for tests of the checks).
+    init(treeOrderEntries entries: [Int32], coords: [Double]) {
+        self.entries = entries
+        self.coords = coords
+    }
+}
+
 #if SCOUT_INTERNAL_CHECKS
 
 extension PointSet {
@@ -127,12 +148,6 @@ extension PointSet.Snapshot {
 }
 
 extension PackedTree {
-    /// A tree over arrays taken as already in tree order, unchecked (for tests of the checks).
-    init(treeOrderEntries entries: [Int32], coords: [Double]) {
-        self.entries = entries
-        self.coords = coords
-    }
-
     /// Traps unless the tree is a valid packed kd-tree: one coordinate pair per entry and,
     /// at every node split at its middle point, no point of the left part above the split
     /// value and none of the right part below it (on the node's axis).
@@ -158,5 +173,26 @@ extension PackedTree {
         }
         return []
     }
+}
+#else
+extension PointSet {
+    /// Checks nothing: this build does not define `SCOUT_INTERNAL_CHECKS`.
+    @inlinable @inline(__always) public func _checkInvariants() {}
+    /// Always empty: this build does not define `SCOUT_INTERNAL_CHECKS`.
+    public func _invariantViolations() -> [String] { [] }
+}
+
+extension PointSet.Snapshot {
+    /// Checks nothing: this build does not define `SCOUT_INTERNAL_CHECKS`.
+    @inlinable @inline(__always) public func _checkInvariants() {}
+    /// Always empty: this build does not define `SCOUT_INTERNAL_CHECKS`.
+    public func _invariantViolations() -> [String] { [] }
+}
+
+extension PackedTree {
+    /// Checks nothing: this build does not define `SCOUT_INTERNAL_CHECKS`.
+    @inlinable @inline(__always) public func _checkInvariants() {}
+    /// Always empty: this build does not define `SCOUT_INTERNAL_CHECKS`.
+    public func _invariantViolations() -> [String] { [] }
 }
 #endif

@@ -51,9 +51,7 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
                 case ..<0.96: set.waitForMerges()
                 default: old.append((set.snapshot(), model))
                 }
-                #if SCOUT_INTERNAL_CHECKS
                 problems += set._invariantViolations().map { "step \(step): \($0)" }
-                #endif
                 if step % 4 == 0 { problems += verify(set.snapshot(), against: model, &rng, queries: 1).map { "step \(step): \($0)" } }
                 if !problems.isEmpty { break }
             }
@@ -65,9 +63,7 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
                 problems.append("\(s.entrySlots) slots for \(model.count) live")
             }
             for (o, m) in old where problems.isEmpty {
-                #if SCOUT_INTERNAL_CHECKS
                 problems += o._invariantViolations().map { "old snapshot \(o.version): \($0)" }
-                #endif
                 problems += verify(o, against: m, &rng, queries: 1).map { "old snapshot \(o.version) gen \(o.generation): \($0)" }
             }
             #expect(problems.isEmpty, "\(problems.prefix(6).joined(separator: "\n"))")
@@ -93,10 +89,8 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
         #expect(set.compactionCount >= 10)
         #expect(set.snapshot().generation > before.generation)
         #expect(answers(before, qs) == expected)
-        #if SCOUT_INTERNAL_CHECKS
         before._checkInvariants()
         set._checkInvariants()
-        #endif
     }
 
     /// Past the synchronous limit, compaction runs as a background merge; writes made
@@ -148,10 +142,8 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
         problems += verify(held, against: heldModel, &rng, queries: 3).map { "held: \($0)" }
         #expect(problems.isEmpty, "\(problems.prefix(6).joined(separator: "\n"))")
         #expect(answers(held, qs) == heldAnswers)
-        #if SCOUT_INTERNAL_CHECKS
         set._checkInvariants()
         held._checkInvariants()
-        #endif
     }
 
     /// 200,000 single-record rewrites of 1,000 ids: entry slots, their capacity and the
@@ -183,9 +175,7 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
             #expect(maxStore <= (bound + EntryChunk.capacity) * (MemoryLayout<Entry>.stride + 8))
             #expect(set.compactionCount >= 200_000 / (bound - ids + 1) - 1, "slack \(slack): \(set.compactionCount) compactions")
             #expect(set.count == ids)
-            #if SCOUT_INTERNAL_CHECKS
             set._checkInvariants()
-            #endif
         }
     }
 
@@ -224,15 +214,13 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
             problems += verify(s, against: m, &rng, queries: 2).map { "held \(s.version): \($0)" }
         }
         #expect(problems.isEmpty, "\(problems.prefix(6).joined(separator: "\n"))")
-        #if SCOUT_INTERNAL_CHECKS
         set._checkInvariants()
-        #endif
     }
 
-    #if SCOUT_INTERNAL_CHECKS
     /// The checks can fail: states broken the way a faulty compaction or merge would
     /// break them are reported.
-    @Test func invariantChecksReportBrokenStates() throws {
+    @Test(.enabled(if: PointSet._isCheckingInvariants, "ScoutIndex built without SCOUT_INTERNAL_CHECKS"))
+    func invariantChecksReportBrokenStates() throws {
         var rng = SplitMix64(seed: 1)
         let cloud = Scenario.cloud(count: 3000, &rng)
         let set = PointSet(compactionSlack: 100)
@@ -266,10 +254,8 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
         #expect(s._invariantViolations().contains { $0.contains("clean level") })
         #expect(set._invariantViolations().contains { $0.contains("live slots") || $0.contains("removed entry") })
     }
-    #endif
 }
 
-#if SCOUT_INTERNAL_CHECKS
 /// A tree whose order is broken: its first point moved 1,000° east, past every split.
 enum BrokenTree {
     static func make(from tree: PackedTree) -> PackedTree {
@@ -278,4 +264,3 @@ enum BrokenTree {
         return PackedTree(treeOrderEntries: tree.entries, coords: coords)
     }
 }
-#endif
