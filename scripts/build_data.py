@@ -1737,6 +1737,7 @@ def tz_ring(coords) -> list[tuple[int, int]]:
 
 
 def time_zones_only(if_missing: bool) -> int:
+    import array
     import struct
     import time
     if if_missing and TZ_FILE.exists():
@@ -1747,7 +1748,9 @@ def time_zones_only(if_missing: bool) -> int:
     tf = timezonefinder.TimezoneFinder()
     names = sorted(tf.timezone_names)
     assert len(names) < 65536
-    boxes, zones, ring_at, vertex_at, vertices = [], [], [0], [0], []
+    # Flat typed arrays (not lists of tuples): 8.5 M vertices stay ~70 MB in memory.
+    boxes, zones = array.array("i"), array.array("H")
+    ring_at, vertex_at, vertices = array.array("I", [0]), array.array("I", [0]), array.array("i")
     n_source = 0
     sources = []
     for zi, name in enumerate(names):
@@ -1770,11 +1773,11 @@ def time_zones_only(if_missing: bool) -> int:
             piece_rings = [shell] + [h for h in (tz_ring(i.coords) for i in piece.interiors) if len(h) >= 3]
             xs = [x for x, _ in shell]
             ys = [y for _, y in shell]
-            boxes.append((min(xs), min(ys), max(xs), max(ys)))
+            boxes.extend((min(xs), min(ys), max(xs), max(ys)))
             zones.append(zi)
             for r in piece_rings:
-                vertices.extend(r)
-                vertex_at.append(len(vertices))
+                vertices.extend(c for v in r for c in v)
+                vertex_at.append(len(vertices) // 2)
             ring_at.append(len(vertex_at) - 1)
     names_blob = "".join(n + "\n" for n in names).encode("utf-8")
     from importlib.metadata import version
@@ -1785,27 +1788,24 @@ def time_zones_only(if_missing: bool) -> int:
     def pad(b: bytes) -> bytes:
         return b + b"\0" * (-len(b) % 8)
 
+    def little(a: array.array) -> bytes:
+        if sys.byteorder != "little":
+            a = array.array(a.typecode, a)
+            a.byteswap()
+        return a.tobytes()
+
     header = struct.pack("<8s8I", TZ_MAGIC, TZ_VERSION, TZ_SCALE, len(names), len(zones),
-                         len(vertex_at) - 1, len(vertices), len(names_blob), len(source))
+                         len(vertex_at) - 1, len(vertices) // 2, len(names_blob), len(source))
     header += b"\0" * (64 - len(header))
-    flat = [c for v in vertices for c in v]
-    body = [
-        header,
-        pad(struct.pack(f"<{4 * len(boxes)}i", *(c for b in boxes for c in b))),
-        pad(struct.pack(f"<{len(zones)}H", *zones)),
-        pad(struct.pack(f"<{len(ring_at)}I", *ring_at)),
-        pad(struct.pack(f"<{len(vertex_at)}I", *vertex_at)),
-        pad(struct.pack(f"<{len(flat)}i", *flat)),
-        pad(names_blob),
-        pad(source),
-    ]
+    body = [header] + [pad(little(a)) for a in (boxes, zones, ring_at, vertex_at, vertices)]
+    body += [pad(names_blob), pad(source)]
     tmp = TZ_FILE.with_suffix(f".bin.{os.getpid()}.tmp")  # concurrent runs never share a temp file
     with open(tmp, "wb") as f:
         for part in body:
             f.write(part)
     tmp.replace(TZ_FILE)
     print(f"timezones.bin: {len(names)} zones, {n_source} source vertices -> {len(zones)} pieces, "
-          f"{len(vertex_at) - 1} rings, {len(vertices)} vertices, {TZ_FILE.stat().st_size / 1e6:.1f} MB "
+          f"{len(vertex_at) - 1} rings, {len(vertices) // 2} vertices, {TZ_FILE.stat().st_size / 1e6:.1f} MB "
           f"in {time.monotonic() - started:.0f} s", file=sys.stderr)
     return 0
 

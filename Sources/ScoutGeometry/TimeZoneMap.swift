@@ -53,7 +53,7 @@ public final class TimeZoneMap: Sendable {
     private let idle = Mutex<[Lent]>([])
 
     /// Every zone identifier the map can return, sorted (444 for timezone-boundary-builder
-    /// 2026c: 400 land zones and the ocean zones `Etc/GMT−12` … `Etc/GMT+12`).
+    /// 2026c: 418 land zones, `Etc/UTC` and the 25 ocean zones `Etc/GMT-12` … `Etc/GMT+12`).
     ///
     /// ```swift
     /// zones.zoneIdentifiers.contains("Africa/Ceuta")   // true
@@ -159,12 +159,12 @@ public final class TimeZoneMap: Sendable {
     /// `python3 scripts/build_data.py --time-zones`) and indexes it.
     ///
     /// ```swift
-    /// let zones = try TimeZoneMap.load(path: Repository.data + "/timezones.bin")
+    /// let zones = try TimeZoneMap.load(path: "data/timezones.bin")   // from the repository root
     /// ```
     /// - Throws: `not_found` when the file is missing or unreadable, `internal` when it is
     ///   damaged or of another format version.
-    /// - Complexity: O(pieces + grid cells): about 20–40 ms for the 83,000 pieces of the
-    ///   2026c data. The 70 MB file is mapped, not copied; the grid takes about 3 MB.
+    /// - Complexity: O(pieces + grid cells): about 5–15 ms (release build) for the 83,000 pieces of the
+    ///   2026c data. The 70 MB file is mapped, not copied; the grid takes about 2 MB.
     public static func load(path: String) throws(ScoutError) -> TimeZoneMap {
         try TimeZoneMap(file: MappedFile(path: path), path: path)
     }
@@ -175,12 +175,13 @@ public final class TimeZoneMap: Sendable {
     ///
     /// ```swift
     /// zones.zoneIdentifier(at: GeoPoint(lat: 35.8894, lon: -5.3213))   // "Africa/Ceuta"
-    /// zones.zoneIdentifier(at: GeoPoint(lat: 35.8480, lon: -5.3610))   // "Africa/Casablanca" (Fnideq)
+    /// zones.zoneIdentifier(at: GeoPoint(lat: 35.8497, lon: -5.3586))   // "Africa/Casablanca" (Fnideq)
     /// ```
     /// - Complexity: a grid-cell scan of a few to a few hundred boxes and one GEOS prepared
-    ///   `covers` test per piece whose box holds the point (about 1–3): ~1–3 µs once those
-    ///   pieces are prepared; the first lookup in a piece builds and prepares its GEOS polygon
-    ///   (at most 256 vertices), ~10–60 µs.
+    ///   `covers` test per piece whose box holds the point (usually 1–3): ~0.3–0.6 µs once
+    ///   those pieces are prepared; the first lookup in a piece builds and prepares its GEOS
+    ///   polygon (at most 256 vertices), which makes a cold lookup ~2–15 µs on average
+    ///   (release build; `docs/time-zones.md`).
     public func zoneIdentifier(at point: GeoPoint) -> String? {
         zoneIndex(at: point).map { names[$0] }
     }
