@@ -58,6 +58,18 @@ let package = Package(
                 .product(name: "ScoutTime", package: "Scout"),
             ]
         ),
+        // Tens of millions of single-record upserts over a fixed set of ids: RSS and index
+        // bytes must stay flat (scripts/soak.sh).
+        .executableTarget(
+            name: "Soak",
+            dependencies: [
+                .product(name: "ScoutIndex", package: "Scout"),
+                .product(name: "ScoutEngine", package: "Scout"),
+                .product(name: "ScoutCatalog", package: "Scout"),
+                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutJSON", package: "Scout"),
+            ]
+        ),
         // Filtered and text+geo queries on the sample catalogue, unfiltered as the baseline.
         .executableTarget(
             name: "CatalogBenchmarks",
