@@ -78,8 +78,8 @@ public final class TimeZoneMap: Sendable {
     private static let magic: [UInt8] = Array("SCOUTTZ\0".utf8)
     private static let version: UInt32 = 1
     private static let headerSize = 64
-    /// Most vertices a judge keeps prepared (GEOS needs about 100 bytes a prepared vertex);
-    /// a judge over it forgets all its pieces.
+    /// Most vertices a judge keeps prepared (GEOS needs about 80 bytes a prepared vertex);
+    /// a judge over it forgets its oldest pieces first.
     static let judgeVertexBudget = 250_000
 
     private init(file: MappedFile, path: String) throws(ScoutError) {
@@ -297,18 +297,23 @@ private struct Lent: @unchecked Sendable {
     let judge: Judge
 }
 
-/// One thread's GEOS context and the pieces it has built and prepared.
+/// One thread's GEOS context and the pieces it has built and prepared, oldest first out
+/// when they pass the vertex budget.
 private final class Judge {
     struct Prepared {
         let geometry: OpaquePointer
         let prepared: OpaquePointer
+        let vertices: Int
     }
     let ctx = GEOSContext()
     private var pieces: [Int: Prepared] = [:]
+    /// Pieces in the order they were prepared; `order[head...]` are still kept.
+    private var order: [Int] = []
+    private var head = 0
     private var vertices = 0
 
     /// True when piece `p` of `map` covers `point` (boundary included). Builds and prepares
-    /// the piece on first use; forgets every piece when over the vertex budget.
+    /// the piece on first use; forgets the oldest pieces when over the vertex budget.
     func piece(_ p: Int, of map: TimeZoneMap, covers point: GeoPoint) -> Bool {
         let h = ctx.handle
         let prepared: OpaquePointer
@@ -320,8 +325,9 @@ private final class Judge {
                 GEOSGeom_destroy_r(h, geometry)
                 return false
             }
-            if vertices + n > TimeZoneMap.judgeVertexBudget { forgetAll() }
-            pieces[p] = Prepared(geometry: geometry, prepared: made)
+            while vertices + n > TimeZoneMap.judgeVertexBudget, head < order.count { forgetOldest() }
+            pieces[p] = Prepared(geometry: geometry, prepared: made, vertices: n)
+            order.append(p)
             vertices += n
             prepared = made
         }
@@ -330,16 +336,25 @@ private final class Judge {
         return GEOSPreparedCovers_r(h, prepared, pt) == 1
     }
 
-    private func forgetAll() {
+    private func forgetOldest() {
+        let p = order[head]
+        head += 1
+        if head > 4096 && head * 2 > order.count {
+            order.removeFirst(head)
+            head = 0
+        }
+        guard let piece = pieces.removeValue(forKey: p) else { return }
+        GEOSPreparedGeom_destroy_r(ctx.handle, piece.prepared)
+        GEOSGeom_destroy_r(ctx.handle, piece.geometry)
+        vertices -= piece.vertices
+    }
+
+    deinit {
         for (_, piece) in pieces {
             GEOSPreparedGeom_destroy_r(ctx.handle, piece.prepared)
             GEOSGeom_destroy_r(ctx.handle, piece.geometry)
         }
-        pieces.removeAll(keepingCapacity: true)
-        vertices = 0
     }
-
-    deinit { forgetAll() }
 }
 
 /// A read-only memory map of a whole file. The mapping never changes after `init` and is
