@@ -134,6 +134,26 @@ public struct BreedTable: Sendable {
         byFoldedName[TextFolding.fold(name)].map { breeds[$0] }
     }
 
+    /// The breed a caller named, or `not_found` naming the closest breeds. Records keep
+    /// the lenient ``breed(named:)`` (an unknown breed in data is a mixed dog); a request
+    /// that names a breed gets an error instead of a guess.
+    public func resolve(_ name: String, path: String) throws(ScoutError) -> Breed {
+        if let b = breed(named: name) { return b }
+        if TextFolding.fold(name) == TextFolding.fold(mixed.name) { return mixed }
+        let names = breeds.map(\.name)
+        let folded = TextFolding.fold(name)
+        var close = Suggestions.closest(to: folded, among: names.map(TextFolding.fold), limit: 3).compactMap { f in
+            names.first { TextFolding.fold($0) == f }
+        }
+        if close.isEmpty {
+            // "Labrador" → "Labrador Retriever": names that contain every word given.
+            let words = folded.split(separator: " ")
+            close = names.filter { n in let f = TextFolding.fold(n); return !words.isEmpty && words.allSatisfy { f.contains($0) } }
+        }
+        let hint = close.isEmpty ? "" : " (did you mean \(close.prefix(3).map { "\"\($0)\"" }.joined(separator: " or "))?)"
+        throw ScoutError(.notFound, "no breed of that name\(hint); mixed and unknown breeds use \"Mixed\"", path: path)
+    }
+
     /// Reads `breeds.csv` (see `data/README.md`). Errors name the line and column.
     public static func load(path: String) throws(ScoutError) -> BreedTable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {

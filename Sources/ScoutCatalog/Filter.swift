@@ -48,7 +48,11 @@ public struct RecordFilter: Sendable {
 
     /// Compiles a filter for a kind. `today` is the date ages are computed on (the request's
     /// `now`, or the current UTC date).
-    public static func parse(_ v: JSONValue, kind: String, today: LocalDate, path: String = "filter") throws(ScoutError) -> RecordFilter {
+    ///
+    /// With `breeds`, every breed a dog filter names must be in the table (or be "Mixed"):
+    /// an unknown one is `not_found` naming the closest, never a filter that matches nothing.
+    public static func parse(_ v: JSONValue, kind: String, today: LocalDate, breeds: BreedTable? = nil,
+                             path: String = "filter") throws(ScoutError) -> RecordFilter {
         guard let members = v.members else { throw ScoutError(.invalidRequest, "filter must be an object", path: path) }
         if members.isEmpty { return .all }
         var tests: [@Sendable (CatalogRecord) -> Bool] = []
@@ -62,17 +66,23 @@ public struct RecordFilter: Sendable {
         }
         for (key, value) in members {
             guard known.contains(key) else {
-                throw ScoutError(.invalidRequest, "unknown \(kind) filter field \(key.prefix(64)); known: \(known.joined(separator: ", "))", path: at(key))
+                throw FieldReader.unknownField(key, known: known, path: at(JSONReader.shown(key)), what: "\(kind) filter field")
             }
-            tests.append(try condition(kind: kind, key: key, value, today: today, path: at(key)))
+            tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, path: at(key)))
         }
         return RecordFilter(tests: tests)
     }
 
-    private static func condition(kind: String, key: String, _ v: JSONValue, today: LocalDate, path: String) throws(ScoutError) -> @Sendable (CatalogRecord) -> Bool {
+    private static func condition(kind: String, key: String, _ v: JSONValue, today: LocalDate, breeds: BreedTable?,
+                                  path: String) throws(ScoutError) -> @Sendable (CatalogRecord) -> Bool {
         switch (kind, key) {
         case ("dog", "breed"):
             let names = try StringMatch(v, path: path, fold: true)
+            if let breeds, !breeds.breeds.isEmpty {
+                for (i, name) in names.given.enumerated() {
+                    _ = try breeds.resolve(name, path: v.array == nil ? path : "\(path)[\(i)]")
+                }
+            }
             return { if case .dog(let d) = $0 { names.matches(d.breed.name) || names.matches(d.breedName) } else { false } }
         case ("dog", "size"):
             let m = try StringMatch(v, path: path, allowed: SizeClass.allCases.map(\.rawValue))
@@ -137,6 +147,8 @@ public struct RecordFilter: Sendable {
 struct StringMatch: Sendable {
     let values: Set<String>
     let fold: Bool
+    /// The strings as given, in order.
+    let given: [String]
 
     init(_ v: JSONValue, path: String, fold: Bool = false, allowed: [String]? = nil) throws(ScoutError) {
         var list: [String] = []
@@ -149,10 +161,12 @@ struct StringMatch: Sendable {
             throw ScoutError(.invalidRequest, "expected a string or a non-empty list of at most 1000 strings", path: path)
         }
         if let allowed {
-            for s in list where !allowed.contains(s) {
-                throw ScoutError(.invalidRequest, "expected one of \(allowed.joined(separator: ", "))", path: path)
+            for (i, s) in list.enumerated() where !allowed.contains(s) {
+                throw ScoutError(.invalidRequest, "unknown value\(Suggestions.hint(for: s, among: allowed)); expected one of \(allowed.joined(separator: ", "))",
+                                 path: v.array == nil ? path : "\(path)[\(i)]")
             }
         }
+        given = list
         self.fold = fold
         values = Set(fold ? list.map(TextFolding.fold) : list)
     }

@@ -3,10 +3,14 @@ import ScoutGeodesy
 
 /// How a dog's location leaves Scout.
 ///
-/// A dog's location is its owner's home. By default results carry the centre of the
-/// dog's geohash cell at precision 6 (about 1.2 km × 0.6 km at the equator, 0.7 km × 0.6 km
-/// in Ireland): the same cell on every query, so averaging answers reveals nothing more,
-/// and a distance rounded to 100 m. Membership and order still use the exact location.
+/// A dog's location is its owner's home. By default the engine keeps only the centre of
+/// the dog's geohash cell at precision 6 (about 1.2 km × 0.6 km at the equator, 0.7 km ×
+/// 0.6 km in Ireland): the exact point is replaced on the way in and never indexed. So
+/// every answer about a dog — membership in radius, box, polygon and corridor searches,
+/// nearest order, distances, ranking scores, page cursors and totals — is a function of
+/// that published cell centre alone, and a caller who probes with many centres and radii
+/// learns the cell and nothing finer. Distances are measured from the cell centre and
+/// shown rounded to 100 m.
 public enum LocationPrivacy: Sendable {
     /// Approximate points and distances for dogs (the default).
     case approximate

@@ -59,8 +59,21 @@ public final class Engine: Sendable {
         }
     }
 
+    /// The point set of a kind the engine has held, or `not_found` naming the closest kinds
+    /// ("gyms" → "gym"). A kind emptied by removals is still known and answers with nothing.
+    func loadedSet(kind: String, path: String = "kind") throws(ScoutError) -> PointSet {
+        if let set = pointSet(kind: kind) { return set }
+        let known = kinds
+        let list = known.isEmpty ? "no records are loaded" : "loaded kinds: \(known.joined(separator: ", "))"
+        throw ScoutError(.notFound, "no records of that kind have been loaded\(Suggestions.hint(for: kind, among: known)); \(list)",
+                         path: path)
+    }
+
     /// Kinds with at least one point ever loaded, sorted.
     public var kinds: [String] { sets.withLock { Array($0.keys) }.sorted() }
+
+    /// The IANA zone of a point from the time-zone map, or `nil` without one.
+    public func timeZoneIdentifier(at point: GeoPoint) -> String? { nil }
 
     // MARK: Writing
 
@@ -77,7 +90,11 @@ public final class Engine: Sendable {
             let typed = try catalog.record(kind: r.kind, fields: r.fields, path: r.source.map { "\($0): " } ?? at)
             let payload: RecordPayload?
             if case .other = typed, r.fields.isEmpty { payload = nil } else { payload = RecordPayload(fields: r.fields, record: typed) }
-            byKind[r.kind, default: []].append(PointSet.Record(id: r.id, point: r.point, payload: payload))
+            // Privacy by construction: a hidden kind's exact point never enters the index, so
+            // every answer about it (membership, order, distance, score, cursor) is a function
+            // of the published cell only.
+            let point = privacy.hides(kind: r.kind) ? privacy.shown(r.point, kind: r.kind) : r.point
+            byKind[r.kind, default: []].append(PointSet.Record(id: r.id, point: point, payload: payload))
         }
         writeLock.withLock { _ in
             for (kind, batch) in byKind {
@@ -98,11 +115,12 @@ public final class Engine: Sendable {
 
     /// Loads a file of records (JSON Lines, GeoJSON FeatureCollection of Points, or CSV
     /// `id,lat,lon[,kind]`); see ``RecordFile``. A bad record fails the whole load with
-    /// its line and field, and the engine stays as it was.
+    /// its line and field, and the engine stays as it was. A file larger than `maximumBytes`
+    /// is refused before it is read.
     @discardableResult
-    public func load(path: String, kind: String? = nil) throws(ScoutError) -> Int {
+    public func load(path: String, kind: String? = nil, maximumBytes: Int = RecordFile.maximumFileBytes) throws(ScoutError) -> Int {
         if let kind { try PointRecord.validateKind(kind, path: "kind") }
-        let records = try RecordFile.read(path: path, defaultKind: kind)
+        let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes)
         try upsert(records)
         for k in Set(records.map(\.kind)) { pointSet(kind: k)?.pack() }
         return records.count
@@ -157,7 +175,7 @@ public final class Engine: Sendable {
             corridor = try Corridor(line: route, distance: d)
         }
         defer { if let region { regions.checkIn(region) } }
-        guard let set = pointSet(kind: q.kind) else { return SearchResult(total: 0, hits: [], nextAfter: nil) }
+        let set = try loadedSet(kind: q.kind)
         let snap = set.snapshot()
         let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
         let test = predicate(snap, q.filter, scores)
@@ -235,7 +253,7 @@ public final class Engine: Sendable {
         }
         if let m = q.maxDistance { try Engine.validateDistance(m, path: "max_distance_m") }
         try Engine.validateText(q.text)
-        guard let set = pointSet(kind: q.kind) else { return SearchResult(total: 0, hits: [], nextAfter: nil) }
+        let set = try loadedSet(kind: q.kind)
         let snap = set.snapshot()
         let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
         let maxDistance = q.maxDistance ?? .infinity

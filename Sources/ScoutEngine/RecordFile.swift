@@ -11,19 +11,23 @@ import ScoutJSON
 /// - CSV: a header naming `id`, `lat`, `lon` and optionally `kind` (any order); no quoting.
 /// Errors say `line N` (or `features[N]`) and the field.
 public enum RecordFile {
-    /// Largest file accepted, in bytes.
+    /// Largest file accepted by default, in bytes.
     public static let maximumFileBytes = 2 << 30
 
-    /// Reads every record of a file.
-    public static func read(path: String, defaultKind: String?) throws(ScoutError) -> [PointRecord] {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw ScoutError(.notFound, "no file at the given path", path: "path")
+    /// Reads every record of a file. The file must be a regular file of at most
+    /// `maximumBytes` bytes: its size is checked before anything is read.
+    public static func read(path: String, defaultKind: String?, maximumBytes: Int = maximumFileBytes) throws(ScoutError) -> [PointRecord] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw ScoutError(.notFound, "no file at the given path", path: "path") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ScoutError(.invalidRequest, "the path is not a regular file", path: "path") }
+        guard Int(info.st_size) <= maximumBytes else {
+            throw ScoutError(.limitExceeded, "the file is larger than \(maximumBytes) bytes", path: "path")
         }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .uncached) } catch {
             throw ScoutError(.notFound, "the file could not be read", path: "path")
         }
-        guard data.count <= maximumFileBytes else { throw ScoutError(.limitExceeded, "the file is larger than 2 GiB", path: "path") }
+        guard data.count <= maximumBytes else { throw ScoutError(.limitExceeded, "the file is larger than \(maximumBytes) bytes", path: "path") }
         let lower = path.lowercased()
         if lower.hasSuffix(".csv") { return try csv([UInt8](data), defaultKind: defaultKind) }
         if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return try geojson([UInt8](data), defaultKind: defaultKind) }
@@ -107,6 +111,9 @@ public enum RecordFile {
         var out: [PointRecord] = []
         var columns: [String: Int] = [:]
         try forEachLine(bytes) { (n, line) throws(ScoutError) in
+            if let bad = JSONReader.invalidUTF8Offset(in: line) {
+                throw ScoutError(.parseError, "line \(n): invalid UTF-8 at byte \(bad - line.startIndex + 1)", path: "line \(n)")
+            }
             let cells = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
                 .map { String(decoding: trimmingBlanks($0), as: UTF8.self) }
             if columns.isEmpty {

@@ -85,11 +85,25 @@ public final class CRSTransform: @unchecked Sendable {
 
     /// A thread-safe pool of transformations to EPSG:4326, keyed by source CRS, so that a
     /// CRS is looked up in `proj.db` once, not per request.
+    ///
+    /// Bounded: at most ``maximumKinds`` distinct CRS strings keep transformations (a new
+    /// one evicts another's), and at most ``maximumIdlePerCRS`` idle ones each, so callers
+    /// sending endless distinct CRS strings cannot grow memory.
     public final class Pool: Sendable {
         private let idle = Mutex<[String: [CRSTransform]]>([:])
+        /// Most distinct CRS strings kept.
+        public let maximumKinds: Int
+        /// Most idle transformations kept per CRS (one per thread that used it at once).
+        public let maximumIdlePerCRS: Int
 
         /// Creates an empty pool.
-        public init() {}
+        public init(maximumKinds: Int = 32, maximumIdlePerCRS: Int = 8) {
+            self.maximumKinds = max(1, maximumKinds)
+            self.maximumIdlePerCRS = max(1, maximumIdlePerCRS)
+        }
+
+        /// Number of CRS strings with idle transformations (for tests).
+        public var keptCRSCount: Int { idle.withLock { $0.count } }
 
         /// Runs `body` with a transformation from `crs` to longitude/latitude.
         public func withTransform<T>(from crs: String, path: String = "crs",
@@ -98,7 +112,17 @@ public final class CRSTransform: @unchecked Sendable {
             let cached = idle.withLock { $0[key]?.popLast() }
             let t: CRSTransform
             if let cached { t = cached } else { t = try CRSTransform(from: crs, path: path) }
-            defer { idle.withLock { $0[key, default: []].append(t) } }
+            defer {
+                let evicted: [CRSTransform]? = idle.withLock { pool in
+                    var out: [CRSTransform]?
+                    if pool[key] == nil, pool.count >= maximumKinds, let victim = pool.keys.first(where: { $0 != key }) {
+                        out = pool.removeValue(forKey: victim)
+                    }
+                    if pool[key, default: []].count < maximumIdlePerCRS { pool[key, default: []].append(t) }
+                    return out
+                }
+                _ = evicted   // destroyed here, outside the lock
+            }
             return try body(t)
         }
     }

@@ -169,9 +169,30 @@ public final class Region {
         return try finish(ctx: ctx, geometry: geom, crs: crs, transforms: transforms, path: path, key: key)
     }
 
+    /// Deepest parenthesis nesting a WKT text may have (a MULTIPOLYGON needs 3). Checked
+    /// before GEOS reads the text: GEOS's reader recurses once per level.
+    public static let maximumWKTNesting = 16
+
+    /// Refuses WKT nested deeper than ``maximumWKTNesting`` with `limit_exceeded`.
+    /// - Complexity: O(n) in the text's bytes.
+    static func checkWKTNesting(_ text: String, path: String?) throws(ScoutError) {
+        var depth = 0
+        for b in text.utf8 {
+            if b == UInt8(ascii: "(") {
+                depth += 1
+                if depth > maximumWKTNesting {
+                    throw ScoutError(.limitExceeded, "WKT may nest at most \(maximumWKTNesting) levels of parentheses", path: path)
+                }
+            } else if b == UInt8(ascii: ")") {
+                depth -= 1
+            }
+        }
+    }
+
     /// A region from WKT (`POLYGON`/`MULTIPOLYGON`).
     public static func wkt(_ text: String, crs: String? = nil, transforms: CRSTransform.Pool? = nil,
                            path: String? = nil) throws(ScoutError) -> Region {
+        try checkWKTNesting(text, path: path)
         let ctx = GEOSContext()
         guard let reader = GEOSWKTReader_create_r(ctx.handle) else { throw ScoutError(.internal, "GEOS could not create a WKT reader") }
         defer { GEOSWKTReader_destroy_r(ctx.handle, reader) }

@@ -26,6 +26,12 @@ public struct RegionKey: Hashable, Sendable {
         self.polygons = []
     }
 
+    /// About how many bytes the key holds (its text or positions): what remembering it costs.
+    public var byteSize: Int {
+        (wkt?.utf8.count ?? 0) + (crs?.utf8.count ?? 0) + 64
+            + polygons.reduce(0) { $0 + $1.reduce(0) { $0 + 24 + $1.count * MemoryLayout<SIMD2<Double>>.stride } }
+    }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(crs)
         hasher.combine(wkt)
@@ -48,17 +54,28 @@ public struct RegionKey: Hashable, Sendable {
 enum ValidityCache {
     /// Most verdicts kept; the cache is emptied when it is full.
     static let capacity = 256
+    /// Most bytes of keys kept (the keys are the inputs themselves); emptied when it would pass.
+    static let byteCapacity = 32 << 20
+    /// Inputs larger than this are judged every time rather than remembered.
+    static let largestKeyBytes = 4 << 20
     /// `nil` reason: valid.
-    private static let verdicts = Mutex<[RegionKey: String?]>([:])
+    private static let verdicts = Mutex<(map: [RegionKey: String?], bytes: Int)>(([:], 0))
 
-    static func verdict(_ key: RegionKey) -> String?? { verdicts.withLock { $0[key] } }
+    static func verdict(_ key: RegionKey) -> String?? { verdicts.withLock { $0.map[key] } }
 
     static func record(_ key: RegionKey, reason: String?) {
+        let size = key.byteSize
+        guard size <= largestKeyBytes else { return }
         verdicts.withLock { v in
-            if v.count >= capacity { v.removeAll(keepingCapacity: true) }
-            v[key] = .some(reason)
+            if v.map[key] != nil { return }
+            if v.map.count >= capacity || v.bytes + size > byteCapacity { v.map.removeAll(keepingCapacity: true); v.bytes = 0 }
+            v.map[key] = .some(reason)
+            v.bytes += size
         }
     }
+
+    /// Bytes of keys held now (for tests).
+    static var bytesHeld: Int { verdicts.withLock { $0.bytes } }
 }
 
 /// Prepared regions kept for reuse, so that an area asked about again skips building its

@@ -3,7 +3,8 @@ import ScoutCore
 /// Typed reads of a JSON object's fields with errors that name the field under a path prefix
 /// (`records[3].animals[2].age_years`, `line 17: weight_kg`). Messages never echo values.
 ///
-/// A field that is absent or `null` reads as missing; a repeated key reads as its last value.
+/// A field that is absent or `null` reads as missing. ``checkKnown(_:)`` refuses fields the
+/// reader's caller does not know, naming the closest known one.
 public struct FieldReader: Sendable {
     /// The object's members, in order.
     public let members: [(String, JSONValue)]
@@ -22,6 +23,22 @@ public struct FieldReader: Sendable {
             throw ScoutError(.invalidRequest, "expected an object, not \(value.typeName)", path: path)
         }
         self.init(m, path: path)
+    }
+
+    /// Throws `invalid_request` naming the first member whose key is not in `known`, with
+    /// the closest known keys ("did you mean") and the whole list.
+    /// - Complexity: O(members × known).
+    public func checkKnown(_ known: [String]) throws(ScoutError) {
+        for (k, _) in members where !known.contains(k) {
+            throw FieldReader.unknownField(k, known: known, path: at(JSONReader.shown(k)))
+        }
+    }
+
+    /// The error for a field nobody reads: `unknown field "limt" (did you mean "limit"?); known: …`.
+    public static func unknownField(_ key: String, known: [String], path: String, what: String = "field") -> ScoutError {
+        let shown = JSONReader.shown(key)
+        return ScoutError(.invalidRequest, "unknown \(what) \"\(shown)\"\(Suggestions.hint(for: shown, among: known)); known: \(known.joined(separator: ", "))",
+                          path: path)
     }
 
     /// The path of a field of this object (`records[0].name`).

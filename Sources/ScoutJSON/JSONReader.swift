@@ -3,7 +3,9 @@
 /// ```swift
 /// let v = try JSONReader.parse(Array(#"{"op":"ping"}"#.utf8))
 /// ```
-/// Nesting deeper than ``maximumDepth`` is rejected rather than risking the stack.
+/// Nesting deeper than ``maximumDepth`` is rejected rather than risking the stack; a key
+/// repeated in one object and bytes that are not UTF-8 are errors (RFC 8259 leaves both
+/// to the parser: Scout refuses to guess which value a caller meant).
 public struct JSONReader {
     /// Deepest nesting of arrays and objects accepted.
     public static let maximumDepth = 64
@@ -34,6 +36,24 @@ public struct JSONReader {
     /// Parses a JSON text given as a string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
+    }
+
+    /// The offset of the first byte of `bytes` that does not start or continue well-formed
+    /// UTF-8, or `nil` when all of it is UTF-8.
+    public static func invalidUTF8Offset(in bytes: ArraySlice<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buf -> Int? in
+            var r = JSONReader(buf)
+            while r.i < buf.count {
+                if buf[r.i] < 0x80 { r.i += 1; continue }
+                do throws(JSONParseError) { r.i += try r.utf8Length() } catch { return bytes.startIndex + r.i }
+            }
+            return nil
+        }
+    }
+
+    /// A key as quoted in messages: at most 64 bytes, control characters and quotes dropped.
+    public static func shown(_ key: String) -> String {
+        String(String.UnicodeScalarView(key.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }.prefix(64)))
     }
 
     private func fail(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: i) }
@@ -121,6 +141,7 @@ public struct JSONReader {
             }
             if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { throw fail("control character in a string") }
+            if c >= 0x80 { i += try utf8Length(); continue }
             i += 1
         }
         var out = Array(bytes[start..<i])
@@ -131,6 +152,12 @@ public struct JSONReader {
                 return String(decoding: out, as: UTF8.self)
             }
             if c < 0x20 { throw fail("control character in a string") }
+            if c >= 0x80 {
+                let n = try utf8Length()
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<i + n]))
+                i += n
+                continue
+            }
             if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
             i += 1
             guard i < bytes.count else { break }
@@ -165,6 +192,27 @@ public struct JSONReader {
         throw fail("unterminated string")
     }
 
+    /// The length of the well-formed UTF-8 sequence starting at `i` (a non-ASCII byte):
+    /// no stray continuation bytes, overlong forms, surrogates or scalars above U+10FFFF.
+    private func utf8Length() throws(JSONParseError) -> Int {
+        let c = bytes[i]
+        let n: Int, low: UInt8, high: UInt8
+        switch c {
+        case 0xC2...0xDF: n = 2; low = 0x80; high = 0xBF
+        case 0xE0: n = 3; low = 0xA0; high = 0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: n = 3; low = 0x80; high = 0xBF
+        case 0xED: n = 3; low = 0x80; high = 0x9F
+        case 0xF0: n = 4; low = 0x90; high = 0xBF
+        case 0xF1...0xF3: n = 4; low = 0x80; high = 0xBF
+        case 0xF4: n = 4; low = 0x80; high = 0x8F
+        default: throw fail("invalid UTF-8")
+        }
+        guard i + n <= bytes.count else { throw fail("invalid UTF-8") }
+        guard bytes[i + 1] >= low, bytes[i + 1] <= high else { throw fail("invalid UTF-8") }
+        for k in 2..<max(2, n) where bytes[i + k] & 0xC0 != 0x80 { throw fail("invalid UTF-8") }
+        return n
+    }
+
     private mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= JSONReader.maximumDepth else { throw fail("nesting deeper than \(JSONReader.maximumDepth)") }
         i += 1
@@ -186,12 +234,25 @@ public struct JSONReader {
         guard depth <= JSONReader.maximumDepth else { throw fail("nesting deeper than \(JSONReader.maximumDepth)") }
         i += 1
         var members: [(String, JSONValue)] = []
+        var seen = Set<String>()
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+            let keyStart = i
             let key = try string()
+            // Small objects (requests, points) scan; large ones (records) keep a set.
+            let repeated: Bool
+            if members.count < 16 {
+                repeated = members.contains { $0.0 == key }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.0)) }
+                repeated = !seen.insert(key).inserted
+            }
+            if repeated {
+                throw JSONParseError(message: "duplicate key \"\(JSONReader.shown(key))\"", offset: keyStart)
+            }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected : after a member name") }
             i += 1

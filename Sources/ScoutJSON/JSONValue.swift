@@ -11,7 +11,8 @@ public enum JSONValue: Equatable, Sendable {
     case string(String)
     /// An array.
     case array([JSONValue])
-    /// An object, members in order (duplicate keys: the last wins on lookup).
+    /// An object, members in order (``JSONReader`` refuses repeated keys; one built by hand
+    /// with a repeated key answers lookups with the last).
     case object([(String, JSONValue)])
 
     /// Member lookup for objects (`nil` for other values or a missing key).

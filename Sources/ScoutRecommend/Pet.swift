@@ -67,16 +67,18 @@ public struct PetProfile: Sendable {
     }
 
     /// Reads `{"name"?, "species", "breed"?, "birth_date", "weight_kg"?, "conditions"?}`.
-    /// Dogs of a breed the table does not know get the Mixed profile.
+    /// A breed the table does not know is `not_found` with the closest names ("Mixed" for
+    /// mixed and unknown breeds); other fields are refused by name.
     public static func read(_ json: JSONValue, breeds: BreedTable, path: String) throws(ScoutError) -> PetProfile {
         let f = try FieldReader(json, path: path)
+        try f.checkKnown(["name", "species", "breed", "birth_date", "weight_kg", "conditions"])
         guard let species = Species(rawValue: try f.oneOf("species", Species.allCases.map(\.rawValue), default: "dog")) else {
             throw ScoutError(.invalidRequest, "unknown species", path: f.at("species"))
         }
         var breed: Breed?
         if species == .dog {
             let name = try f.optionalString("breed", maxBytes: 200) ?? "Mixed"
-            breed = breeds.breed(named: name) ?? breeds.mixed
+            breed = breeds.breeds.isEmpty ? breeds.mixed : try breeds.resolve(name, path: f.at("breed"))
         } else if f["breed"] != nil {
             _ = try f.string("breed", maxBytes: 200)
         }

@@ -80,12 +80,47 @@ public struct RecommenderWeights: Sendable {
         /// The home radius when a request gives none, metres.
         public var homeRadiusM: Double
 
-        /// A named value (0 when absent).
-        public subscript(_ name: String) -> Double { values[name] ?? 0 }
+        /// A named value. Loading guarantees every name of ``RecommenderWeights/ruleRanges``
+        /// is present; asking for another name is a programming error (caught in debug builds).
+        public subscript(_ name: String) -> Double {
+            assert(values[name] != nil || RecommenderWeights.ruleRanges[name] != nil, "unknown rule limit \(name)")
+            return values[name] ?? 0
+        }
     }
 
-    /// The weight of a term, 0 when absent.
-    public func weight(_ term: String) -> Double { activityTerms[term] ?? 0 }
+    /// The weight of a term (loading guarantees all of ``activityTermNames``).
+    public func weight(_ term: String) -> Double {
+        assert(RecommenderWeights.activityTermNames.contains(term), "unknown activity term \(term)")
+        return activityTerms[term] ?? 0
+    }
+
+    /// Every entry of `rules` in `weights.json` with its allowed range (°C shifts, mm/h,
+    /// km/h, intensities 1–5, shares, metres). A missing, unknown or out-of-range entry
+    /// fails the load with its path: a typo never becomes a limit of 0.
+    public static let ruleRanges: [String: ClosedRange<Double>] = [
+        "dry_mm_h": 0...100, "light_rain_mm_h": 0...100, "storm_wind_kmh": 1...500,
+        "double_coat_max_c": -40...0, "long_coat_max_c": -40...0, "thin_coat_min_c": 0...40, "hairless_min_c": 0...40,
+        "small_dog_min_c": 0...40, "brachycephalic_max_c": -40...0, "brachycephalic_max_intensity": 1...5,
+        "brachycephalic_intensity_above_c": -40...60, "puppy_max_c": -40...0, "puppy_min_c": 0...40,
+        "senior_max_c": -40...0, "senior_min_c": 0...40, "senior_max_intensity": 1...5,
+        "overweight_share": 1...3, "underweight_share": 0.1...1, "home_radius_m": 1...100_000,
+    ]
+    /// The entries of `goal_adjustments`, with their ranges.
+    public static let goalAdjustmentRanges: [String: ClosedRange<Double>] = [
+        "puppy_physical_factor": 0...5, "puppy_training_extra": 0...100, "puppy_rest_extra": 0...100,
+        "senior_physical_factor": 0...5, "senior_mental_extra": 0...100, "senior_rest_extra": 0...100,
+        "long_coat_care_extra": 0...100, "overweight_physical_factor": 0...5,
+    ]
+    /// The entries of `individual_fit`, with their ranges.
+    public static let individualFitRanges: [String: ClosedRange<Double>] = [
+        "senior_intensity_shift": -4...4, "puppy_intensity_shift": -4...4, "overweight_intensity_cap": 1...5,
+        "senior_mental_bonus": 0...1, "overweight_low_impact_bonus": 0...1,
+    ]
+    /// The terms of each place ranking in `places` (weights 0–100; the decay's scale a share of the radius).
+    public static let placeTermNames: [String: [String]] = [
+        "dogs": ["distance", "rating", "energy_match", "novelty", "scale_share_of_radius"],
+        "gyms": ["distance", "rating", "open_now", "scale_share_of_radius"],
+    ]
 
     /// The terms of an activity's score, in the order responses list them.
     public static let activityTermNames = ["needs_gap", "individual_fit", "enjoyment", "novelty", "context"]
@@ -126,10 +161,19 @@ public struct RecommenderWeights: Sendable {
             guard let o = try f.object(key) else { throw ScoutError(.parseError, "\(key) is required", path: f.at(key)) }
             return o
         }
-        func numbers(_ f: FieldReader) throws(ScoutError) -> [String: Double] {
+        /// Exactly the entries of `ranges` (plus `objects`, read elsewhere), each in its range.
+        func numbers(_ f: FieldReader, _ ranges: [String: ClosedRange<Double>], objects: [String] = []) throws(ScoutError) -> [String: Double] {
+            let names = ranges.keys.sorted()
+            try f.checkKnown(names + objects)
             var out: [String: Double] = [:]
-            for (k, v) in f.members where v.double != nil { out[k] = try f.number(k, in: -1000...100_000) }
+            for k in names {
+                guard f[k] != nil else { throw ScoutError(.parseError, "\(k) is required", path: f.at(k)) }
+                out[k] = try f.number(k, in: ranges[k]!)
+            }
             return out
+        }
+        func uniform(_ names: [String], _ range: ClosedRange<Double>) -> [String: ClosedRange<Double>] {
+            Dictionary(uniqueKeysWithValues: names.map { ($0, range) })
         }
         func table(_ f: FieldReader, _ key: String) throws(ScoutError) -> [Double] {
             let a = try f.array(key, maxCount: 5)
@@ -141,17 +185,21 @@ public struct RecommenderWeights: Sendable {
             }
             return out
         }
-        let terms = try numbers(try required(top, "activity_terms"))
-        for name in activityTermNames where terms[name] == nil {
-            throw ScoutError(.parseError, "activity_terms.\(name) is required", path: "activity_terms")
-        }
+        try top.checkKnown(["version", "activity_terms", "enjoyment", "novelty_days", "life_stages", "goals", "goal_adjustments",
+                            "individual_fit", "rules", "places"])
+        let terms = try numbers(try required(top, "activity_terms"), uniform(activityTermNames, 0...100))
         let enjoyment = try required(top, "enjoyment")
+        try enjoyment.checkKnown(["category_prior_strength", "half_life_days"])
         let stagesJSON = try required(top, "life_stages")
         var stages: [Species: LifeStageRule] = [:]
         let goalsJSON = try required(top, "goals")
         var speciesGoals: [Species: [Double]] = [:]
+        try stagesJSON.checkKnown(Species.allCases.map(\.rawValue))
+        try goalsJSON.checkKnown(Species.allCases.map(\.rawValue))
         for s in Species.allCases {
             let st = try required(stagesJSON, s.rawValue)
+            try st.checkKnown(["puppy_until_years", "large_puppy_until_years", "senior_from_life_span_share", "senior_from_years",
+                               "senior_without_breed_years"])
             let puppy = try st.number("puppy_until_years", in: 0...50)
             var senior = try st.optionalNumber("senior_from_years", in: 0...100)
             if senior == nil { senior = try st.number("senior_without_breed_years", in: 0...100) }
@@ -162,11 +210,14 @@ public struct RecommenderWeights: Sendable {
                 seniorFromYears: senior!)
             if s == .dog { continue }
             let g = try required(goalsJSON, s.rawValue)
+            try g.checkKnown(ActivityCategory.allCases.map { "\($0.rawValue)_\($0.unit)" })
             var goals: [Double] = []
             for c in ActivityCategory.allCases { goals.append(try g.number("\(c.rawValue)_\(c.unit)", in: 0...10_000)) }
             speciesGoals[s] = goals
         }
         let dog = try required(goalsJSON, "dog")
+        try dog.checkKnown(["physical_minutes_by_energy", "mental_sessions_by_mental_stimulation", "social_minutes_by_sociability",
+                            "training_sessions_by_trainability", "care_sessions_by_shedding", "rest_sessions"])
         let dogGoals = DogGoalTable(
             physicalMinutes: try table(dog, "physical_minutes_by_energy"),
             mentalSessions: try table(dog, "mental_sessions_by_mental_stimulation"),
@@ -176,26 +227,38 @@ public struct RecommenderWeights: Sendable {
             restSessions: try dog.number("rest_sessions", in: 0...1000))
         let rulesJSON = try required(top, "rules")
         var conditionIntensity: [String: Int] = [:]
-        for (k, v) in try numbers(try required(rulesJSON, "condition_max_intensity")) { conditionIntensity[k] = Int(v) }
+        let conditions = PetCondition.allCases.map(\.rawValue)
+        for (k, v) in try numbers(try required(rulesJSON, "condition_max_intensity"), uniform(conditions, 1...5)) {
+            guard v == v.rounded() else { throw ScoutError(.parseError, "an intensity is a whole number", path: "rules.condition_max_intensity.\(k)") }
+            conditionIntensity[k] = Int(v)
+        }
+        let conditionMaxC = try required(rulesJSON, "condition_max_c")
+        try conditionMaxC.checkKnown(conditions)
+        var conditionShift: [String: Double] = [:]
+        for k in conditions { if let d = try conditionMaxC.optionalNumber(k, in: -40...0) { conditionShift[k] = d } }
+        let values = try numbers(rulesJSON, ruleRanges, objects: ["condition_max_intensity", "condition_max_c"])
         let rules = RuleLimits(
-            dryMmH: try rulesJSON.number("dry_mm_h", in: 0...100),
-            lightRainMmH: try rulesJSON.number("light_rain_mm_h", in: 0...100),
-            stormWindKmh: try rulesJSON.number("storm_wind_kmh", in: 0...500),
-            values: try numbers(rulesJSON),
+            dryMmH: values["dry_mm_h"]!, lightRainMmH: values["light_rain_mm_h"]!, stormWindKmh: values["storm_wind_kmh"]!,
+            values: values,
             conditionMaxIntensity: conditionIntensity,
-            conditionMaxC: try numbers(try required(rulesJSON, "condition_max_c")),
+            conditionMaxC: conditionShift,
             homeRadiusM: try rulesJSON.number("home_radius_m", in: 1...100_000))
         let placesJSON = try required(top, "places")
         var places: [String: [String: Double]] = [:]
-        for group in ["dogs", "gyms"] { places[group] = try numbers(try required(placesJSON, group)) }
+        try placesJSON.checkKnown(placeTermNames.keys.sorted())
+        for (group, names) in placeTermNames {
+            var ranges = uniform(names, 0...100)
+            ranges["scale_share_of_radius"] = 0.01...10
+            places[group] = try numbers(try required(placesJSON, group), ranges)
+        }
         return RecommenderWeights(
             version: try top.string("version", maxBytes: 40), activityTerms: terms,
             categoryPriorStrength: try enjoyment.number("category_prior_strength", in: 0...1000),
             feedbackHalfLifeDays: try enjoyment.number("half_life_days", in: 1...100_000),
             noveltyDays: try top.number("novelty_days", in: 1...365),
             lifeStages: stages, speciesGoals: speciesGoals, dogGoals: dogGoals,
-            goalAdjustments: try numbers(try required(top, "goal_adjustments")),
-            individualFit: try numbers(try required(top, "individual_fit")),
+            goalAdjustments: try numbers(try required(top, "goal_adjustments"), goalAdjustmentRanges),
+            individualFit: try numbers(try required(top, "individual_fit"), individualFitRanges),
             rules: rules, places: places)
     }
 }

@@ -7,6 +7,7 @@ extension WakingHours {
     /// the end); ``standard`` when absent. Other ops (`recommend_activities`) share this form.
     public static func read(_ body: FieldReader, key: String) throws(ScoutError) -> WakingHours {
         guard let w = try body.object(key) else { return .standard }
+        try w.checkKnown(["start", "end"])
         let start = try ScheduleRequest.readClock(try w.string("start"), allowing24: false, path: w.at("start"))
         let end = try ScheduleRequest.readClock(try w.string("end"), allowing24: true, path: w.at("end"))
         guard let hours = WakingHours(startMinute: start, endMinute: end) else {
@@ -23,6 +24,7 @@ extension BusyInterval {
         var busy: [BusyInterval] = []
         for (i, value) in try body.array(key, maxCount: ScheduleRequest.maxBusy).enumerated() {
             let b = try FieldReader(value, path: "\(body.at(key))[\(i)]")
+            try b.checkKnown(["start", "end"])
             let start = try Instant.parse(try b.string("start"), path: b.at("start"))
             let end = try Instant.parse(try b.string("end"), path: b.at("end"))
             guard start < end else { throw ScoutError(.invalidRequest, "end must be after start", path: b.at("end")) }

@@ -115,6 +115,7 @@ public struct ScheduleRequest: Sendable {
     /// One element of `reminders`.
     static func readReminder(_ value: JSONValue, zone: Zone, path: String) throws(ScoutError) -> Reminder {
         let r = try FieldReader(value, path: path)
+        try r.checkKnown(["activity", "start", "frequency", "created"])
         let activity = try r.string("activity", maxBytes: maxActivityBytes)
         guard !activity.isEmpty else { throw ScoutError(.invalidRequest, "activity must not be empty", path: r.at("activity")) }
         let start = try readStart(try r.string("start"), zone: zone, path: r.at("start"))

@@ -19,12 +19,12 @@ extension Worker {
         let r = try engine.requireRecommender()
         let body = f.reader
         var places = ResolvedPlaces()
-        let (pet, now, zone) = try petAndClock(body, r)
+        let (pet, now, zone) = try petAndClock(f, r)
         var location: GeoPoint?
         if f.has("location") { location = try self.location(f, "location", &places) }
         var home: (point: GeoPoint, radiusM: Double)?
         if f.has("home") {
-            let point = try self.location(f, "home", &places)
+            let point = try self.location(f, "home", &places, extra: ["radius_m"])
             let radius = try FieldReader(f.object["home"]!, path: "home").optionalNumber("radius_m", in: 1...100_000)
             home = (point, radius ?? r.weights.rules.homeRadiusM)
         }
@@ -34,9 +34,11 @@ extension Worker {
         guard let weatherReader = try body.object("weather") else {
             throw ScoutError(.invalidRequest, "weather is required: {\"temperature_c\", \"precipitation_mm_h\", \"condition\", \"wind_kmh\"}", path: "weather")
         }
+        try weatherReader.checkKnown(Worker.weatherFields + ["forecast"])
         var forecast: [(at: Instant, weather: Weather)] = []
         for (i, v) in try weatherReader.array("forecast", maxCount: Worker.maximumForecast).enumerated() {
             let e = try FieldReader(v, path: "weather.forecast[\(i)]")
+            try e.checkKnown(Worker.weatherFields + ["at"])
             forecast.append((try Instant.parse(try e.string("at", maxBytes: 40), path: e.at("at")), try Weather.read(e)))
         }
         var nearby: Set<String>?
@@ -104,7 +106,7 @@ extension Worker {
     func progress(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let r = try engine.requireRecommender()
         let body = f.reader
-        let (pet, now, zone) = try petAndClock(body, r)
+        let (pet, now, zone) = try petAndClock(f, r)
         let today = now.localDate(in: zone)
         var first = today.adding(days: -(today.weekday - 1))
         if let text = try body.optionalString("week_start", maxBytes: 20) { first = try LocalDate.parse(text, path: "week_start") }
@@ -181,18 +183,41 @@ extension Worker {
 
     // MARK: Reading
 
+    /// The fields of a weather report.
+    static let weatherFields = ["temperature_c", "precipitation_mm_h", "condition", "wind_kmh"]
+
     /// The place words `nearby` takes.
     static let placeWords = ["park", "beach", "dog_park", "trail", "water", "city"]
 
-    /// `pet`, `now` and the optional `timezone`.
-    private func petAndClock(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> (PetProfile, Instant, Zone?) {
+    /// `pet`, `now` and the zone local time is read in: `timezone` when given, else the zone
+    /// of the request's place (`location`, else `home`): a place name's gazetteer zone, or
+    /// the time-zone map's zone of a lat/lon point. `nil` only when the request names no
+    /// place at all (UTC then) or a point no zone covers.
+    private func petAndClock(_ f: RequestFields, _ r: Recommender) throws(ScoutError) -> (PetProfile, Instant, Zone?) {
+        let body = f.reader
         guard let petJSON = body["pet"] else { throw ScoutError(.invalidRequest, "pet is required", path: "pet") }
         let pet = try PetProfile.read(petJSON, breeds: r.breeds, path: "pet")
         let now = try Instant.parse(try body.string("now", maxBytes: 40), path: "now")
         var zone: Zone?
-        if let id = try body.optionalString("timezone", maxBytes: 64) { zone = try engine.catalog.zones.zone(id, path: "timezone") }
+        if let id = try body.optionalString("timezone", maxBytes: 64) {
+            zone = try engine.catalog.zones.zone(id, path: "timezone")
+        } else {
+            zone = try zoneOfPlace(f)
+        }
         guard pet.birthDate <= now.localDate(in: zone) else { throw ScoutError(.invalidRequest, "birth_date is after now", path: "pet.birth_date") }
         return (pet, now, zone)
+    }
+
+    /// The zone of the request's `location` (else `home`), when it has one.
+    private func zoneOfPlace(_ f: RequestFields) throws(ScoutError) -> Zone? {
+        for key in ["location", "home"] where f.has(key) {
+            var places = ResolvedPlaces()
+            let point = try location(f, key, &places, extra: key == "home" ? ["radius_m"] : [])
+            let id = places.list.first?.resolution.place.timeZone ?? engine.timeZoneIdentifier(at: point)
+            guard let id, !id.isEmpty else { return nil }
+            return try engine.catalog.zones.zone(id, path: key)
+        }
+        return nil
     }
 
     /// A distance in metres, up to 200 km.
@@ -208,6 +233,7 @@ extension Worker {
         var out: [LogEntry] = []
         for (i, v) in try body.array("log", maxCount: Worker.maximumHistory).enumerated() {
             let e = try FieldReader(v, path: "log[\(i)]")
+            try e.checkKnown(["activity", "start", "minutes"])
             out.append(LogEntry(activity: try knownActivity(e, r), start: try Instant.parse(try e.string("start", maxBytes: 40), path: e.at("start")),
                                 minutes: try e.number("minutes", in: 0...1440)))
         }
@@ -219,6 +245,7 @@ extension Worker {
         var out: [Feedback] = []
         for (i, v) in try body.array("feedback", maxCount: Worker.maximumHistory).enumerated() {
             let e = try FieldReader(v, path: "feedback[\(i)]")
+            try e.checkKnown(["activity", "rating", "at"])
             out.append(Feedback(activity: try knownActivity(e, r),
                                 rating: Enjoyment(rawValue: try e.oneOf("rating", Enjoyment.allCases.map(\.rawValue)))!,
                                 at: try Instant.parse(try e.string("at", maxBytes: 40), path: e.at("at"))))

@@ -38,15 +38,17 @@ struct RequestFields {
 
     func bool(_ key: String, default value: Bool) throws(ScoutError) -> Bool { try reader.bool(key, default: value) }
 
-    func point(_ key: String) throws(ScoutError) -> GeoPoint {
+    func point(_ key: String, extra: [String] = []) throws(ScoutError) -> GeoPoint {
         guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
-        return try RequestFields.point(v, path: key)
+        return try RequestFields.point(v, path: key, extra: extra)
     }
 
-    static func point(_ v: JSONValue, path: String) throws(ScoutError) -> GeoPoint {
-        guard v.members != nil else {
+    /// `{"lat", "lon"}` and nothing else (`extra` names fields the caller reads beside them).
+    static func point(_ v: JSONValue, path: String, extra: [String] = []) throws(ScoutError) -> GeoPoint {
+        guard let members = v.members else {
             throw ScoutError(.invalidRequest, "a point is an object {\"lat\": …, \"lon\": …}", path: path)
         }
+        try FieldReader(members, path: path).checkKnown(["lat", "lon"] + extra)
         guard let latV = v["lat"] else { throw ScoutError(.invalidRequest, "lat is required", path: "\(path).lat") }
         guard let lat = latV.double else { throw ScoutError(.invalidRequest, "lat must be a number", path: "\(path).lat") }
         guard let lonV = v["lon"] else { throw ScoutError(.invalidRequest, "lon is required", path: "\(path).lon") }

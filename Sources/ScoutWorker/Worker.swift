@@ -19,9 +19,15 @@ public final class Worker: Sendable {
     /// The engine requests run against.
     public let engine: Engine
 
+    /// Which files the `load` op may read (none unless the operator allowed a root).
+    public let files: FileAccess
+
     /// Creates a worker over an engine. A worker keeps no per-request state, so
     /// ``respond(to:)`` may run on several threads at once.
-    public init(engine: Engine) { self.engine = engine }
+    public init(engine: Engine, files: FileAccess = .none) {
+        self.engine = engine
+        self.files = files
+    }
 
     /// A request line, parsed: either a ready response (the line was bad) or a request.
     public enum Parsed: Sendable {
@@ -30,19 +36,88 @@ public final class Worker: Sendable {
         /// A well-formed request object with its echoed id.
         case request(id: JSONValue, body: JSONValue)
 
-        /// True for requests that only read (they may run concurrently with each other).
+        /// True for requests that only read (they may run concurrently with each other):
+        /// derived from ``Worker/operations``. Bad lines and unknown ops count as reads
+        /// (their answer is an error that touches nothing).
         public var isReadOnly: Bool {
             switch self {
             case .response: return true
             case .request(_, let body):
-                switch body["op"]?.string {
-                case "ping", "stats", "search", "nearest", "place", "breed",
-                     "recommend_activities", "progress", "schedule", "recommend_dogs", "rank_gyms": return true
-                default: return false
-                }
+                guard let name = body["op"]?.string, let op = Worker.table[name] else { return true }
+                return op.isReadOnly
             }
         }
     }
+
+    /// One operation of the protocol: its name, whether it only reads, the request fields
+    /// it takes (besides `id` and `op`), and what it does. Dispatch, the list of known ops
+    /// and the read-only set are all derived from ``operations``.
+    public struct Operation: Sendable {
+        /// The `op` value.
+        public let name: String
+        /// True when the op never changes the engine.
+        public let isReadOnly: Bool
+        /// Every request field the op reads; any other is `invalid_request`.
+        public let fields: [String]
+        let run: @Sendable (Worker, RequestFields, inout JSONWriter) throws(ScoutError) -> Void
+    }
+
+    private static let searchFields = ["kind", "near", "radius_m", "bbox", "within", "crs", "along", "distance_m", "from",
+                                       "sort", "after", "limit", "filter", "text", "fields", "now"]
+
+    /// Every op the worker knows, in the order `docs/protocol.md` lists them.
+    public static let operations: [Operation] = [
+        Operation(name: "ping", isReadOnly: true, fields: []) { _, _, w throws(ScoutError) in
+            w.objectStart(); w.key("version"); w.string(Worker.version); w.objectEnd()
+        },
+        Operation(name: "stats", isReadOnly: true, fields: []) { worker, _, w throws(ScoutError) in worker.stats(&w) },
+        Operation(name: "load", isReadOnly: false, fields: ["path", "kind"]) { worker, f, w throws(ScoutError) in try worker.load(f, &w) },
+        Operation(name: "upsert", isReadOnly: false, fields: ["records", "kind"]) { worker, f, w throws(ScoutError) in
+            try worker.upsert(f, &w)
+        },
+        Operation(name: "remove", isReadOnly: false, fields: ["kind", "ids"]) { worker, f, w throws(ScoutError) in
+            try worker.remove(f, &w)
+        },
+        Operation(name: "search", isReadOnly: true, fields: searchFields) { worker, f, w throws(ScoutError) in
+            try worker.search(f, &w)
+        },
+        Operation(name: "nearest", isReadOnly: true, fields: ["kind", "from", "k", "max_distance_m", "filter", "text", "fields", "now"]) {
+            worker, f, w throws(ScoutError) in try worker.nearest(f, &w)
+        },
+        Operation(name: "place", isReadOnly: true, fields: ["name", "country"]) { worker, f, w throws(ScoutError) in
+            let r = try worker.engine.catalog.places.resolve(try f.string("name"), country: try f.optionalString("country"), path: "name")
+            worker.writePlace(r.place, alternatives: r.alternatives, &w)
+        },
+        Operation(name: "breed", isReadOnly: true, fields: ["name"]) { worker, f, w throws(ScoutError) in
+            let b = try worker.engine.catalog.breeds.resolve(try f.string("name"), path: "name")
+            worker.writeBreed(b, &w)
+        },
+        Operation(name: "recommend_activities", isReadOnly: true,
+                  fields: ["pet", "now", "timezone", "location", "home", "weather", "nearby", "busy", "waking_hours", "has_garden",
+                           "seed", "log", "feedback", "count", "mode", "weights"]) { worker, f, w throws(ScoutError) in
+            try worker.recommendActivities(f, &w)
+        },
+        Operation(name: "progress", isReadOnly: true, fields: ["pet", "now", "timezone", "location", "week_start", "log"]) {
+            worker, f, w throws(ScoutError) in try worker.progress(f, &w)
+        },
+        Operation(name: "schedule", isReadOnly: true,
+                  fields: ["timezone", "now", "reminders", "count", "waking_hours", "avoid_quiet_hours", "busy", "avoid_busy"]) {
+            _, f, w throws(ScoutError) in Schedule.compute(try ScheduleRequest.read(f.object)).write(into: &w)
+        },
+        Operation(name: "recommend_dogs", isReadOnly: true,
+                  fields: ["from", "radius_m", "experience", "has_dog", "activity_level", "met", "limit", "filter", "weights",
+                           "fields", "now"]) { worker, f, w throws(ScoutError) in try worker.recommendDogs(f, &w)
+        },
+        Operation(name: "rank_gyms", isReadOnly: true, fields: ["from", "radius_m", "now", "limit", "filter", "weights", "fields"]) {
+            worker, f, w throws(ScoutError) in try worker.rankGyms(f, &w)
+        },
+    ]
+
+    /// ``operations`` by name.
+    static let table: [String: Operation] = Dictionary(uniqueKeysWithValues: operations.map { ($0.name, $0) })
+
+    /// The names of every op, in protocol order.
+    public static var operationNames: [String] { operations.map(\.name) }
 
     /// The response line (without newline) for one request line.
     public func respond(to line: ArraySlice<UInt8>) -> [UInt8] { execute(parse(line)) }
@@ -60,10 +135,16 @@ public final class Worker: Sendable {
         }
         let id = request["id"] ?? .null
         switch id {
-        case .string, .number, .null: return .request(id: id, body: request)
+        case .string(let s) where s.utf8.count <= Worker.maximumIdBytes: return .request(id: id, body: request)
+        case .number, .null: return .request(id: id, body: request)
+        case .string:
+            return .response(errorLine(id: .null, ScoutError(.limitExceeded, "id may be at most \(Worker.maximumIdBytes) bytes", path: "id")))
         default: return .response(errorLine(id: .null, ScoutError(.invalidRequest, "id must be a string, a number or null", path: "id")))
         }
     }
+
+    /// Longest string `id` echoed back, in bytes.
+    public static let maximumIdBytes = 256
 
     /// Runs a parsed request and returns its response line.
     public func execute(_ parsed: Parsed) -> [UInt8] {
@@ -74,13 +155,18 @@ public final class Worker: Sendable {
         do throws(ScoutError) {
             let fields = RequestFields(object: request)
             guard request["op"] != nil else { throw ScoutError(.invalidRequest, "op is required", path: "op") }
-            let op = try fields.string("op")
+            let name = try fields.reader.string("op", maxBytes: 64)
+            guard let op = Worker.table[name] else {
+                throw ScoutError(.unknownOp, "unknown op \"\(JSONReader.shown(name))\"\(Suggestions.hint(for: name, among: Worker.operationNames)); "
+                                 + "known: \(Worker.operationNames.joined(separator: ", "))", path: "op")
+            }
+            try fields.reader.checkKnown(["id", "op"] + op.fields)
             var w = JSONWriter()
             w.objectStart()
             w.key("id"); w.value(id)
             w.key("ok"); w.bool(true)
             w.key("result")
-            try dispatch(op, fields, &w)
+            try op.run(self, fields, &w)
             w.objectEnd()
             return w.bytes
         } catch {
@@ -93,7 +179,8 @@ public final class Worker: Sendable {
         errorLine(id: .null, ScoutError(.limitExceeded, "a request line may be at most \(Worker.maximumLineBytes) bytes"))
     }
 
-    private func errorLine(id: JSONValue, _ e: ScoutError) -> [UInt8] {
+    /// The error response line for a request: `{"id", "ok": false, "error": {"code", "message", "path"?}}`.
+    func errorLine(id: JSONValue, _ e: ScoutError) -> [UInt8] {
         var writer = JSONWriter()
         writer.objectStart()
         writer.key("id"); writer.value(id)
@@ -108,99 +195,87 @@ public final class Worker: Sendable {
         return writer.bytes
     }
 
-    private func dispatch(_ op: String, _ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
-        switch op {
-        case "ping":
-            w.objectStart(); w.key("version"); w.string(Worker.version); w.objectEnd()
-        case "stats":
-            let stats = engine.stats()
-            w.objectStart()
-            w.key("kinds"); w.objectStart()
-            for s in stats { w.key(s.kind); w.int(s.count) }
-            w.objectEnd()
-            w.key("total"); w.int(stats.reduce(0) { $0 + $1.count })
-            w.key("index_bytes"); w.int(stats.reduce(0) { $0 + $1.indexBytes })
-            w.objectEnd()
-        case "load":
-            let path = try f.string("path")
-            let n = try engine.load(path: path, kind: try f.optionalString("kind"))
-            w.objectStart(); w.key("loaded"); w.int(n); w.objectEnd()
-        case "upsert":
-            guard let records = f.object["records"]?.array else {
-                throw ScoutError(.invalidRequest, "records must be an array of record objects", path: "records")
-            }
-            guard records.count <= SearchQuery.maximumLimit else {
-                throw ScoutError(.limitExceeded, "at most \(SearchQuery.maximumLimit) records per upsert", path: "records")
-            }
-            let defaultKind = try f.optionalString("kind")
-            var parsed: [PointRecord] = []
-            parsed.reserveCapacity(records.count)
-            for (i, r) in records.enumerated() {
-                parsed.append(try PointRecord.from(json: r, defaultKind: defaultKind, path: "records[\(i)]"))
-            }
-            let n = try engine.upsert(parsed)
-            w.objectStart(); w.key("upserted"); w.int(n); w.objectEnd()
-        case "remove":
-            let kind = try f.string("kind")
-            guard let ids = f.object["ids"]?.array else { throw ScoutError(.invalidRequest, "ids must be an array", path: "ids") }
-            var list: [String] = []
-            for (i, x) in ids.enumerated() {
-                switch x {
-                case .string(let s): list.append(s)
-                case .number(let t): list.append(t)
-                default: throw ScoutError(.invalidRequest, "ids must be strings or numbers", path: "ids[\(i)]")
-                }
-            }
-            let n = try engine.remove(kind: kind, ids: list)
-            w.objectStart(); w.key("removed"); w.int(n); w.objectEnd()
-        case "search":
-            var places = ResolvedPlaces()
-            let q = try searchQuery(f, &places)
-            try writeResult(try engine.search(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
-        case "nearest":
-            var places = ResolvedPlaces()
-            let kind = try f.string("kind")
-            let q = NearestQuery(kind: kind, from: try location(f, "from", &places),
-                                 k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
-                                 filter: try filter(f, kind: kind), text: try f.optionalString("text"))
-            try writeResult(try engine.nearest(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
-        case "place":
-            let r = try engine.catalog.places.resolve(try f.string("name"), country: try f.optionalString("country"), path: "name")
-            writePlace(r.place, alternatives: r.alternatives, &w)
-        case "breed":
-            let name = try f.string("name")
-            guard let b = engine.catalog.breeds.breed(named: name) else {
-                throw ScoutError(.notFound, "no breed of that name; mixed and unknown breeds use the Mixed profile", path: "name")
-            }
-            writeBreed(b, &w)
-        case "recommend_activities":
-            try recommendActivities(f, &w)
-        case "progress":
-            try progress(f, &w)
-        case "schedule":
-            Schedule.compute(try ScheduleRequest.read(f.object)).write(into: &w)
-        case "recommend_dogs":
-            try recommendDogs(f, &w)
-        case "rank_gyms":
-            try rankGyms(f, &w)
-        default:
-            throw ScoutError(.unknownOp, "unknown op \"\(op.prefix(40))\"; known: \(Worker.operations.joined(separator: ", "))", path: "op")
-        }
+    // MARK: The catalogue ops
+
+    private func stats(_ w: inout JSONWriter) {
+        let stats = engine.stats()
+        w.objectStart()
+        w.key("kinds"); w.objectStart()
+        for s in stats { w.key(s.kind); w.int(s.count) }
+        w.objectEnd()
+        w.key("total"); w.int(stats.reduce(0) { $0 + $1.count })
+        w.key("index_bytes"); w.int(stats.reduce(0) { $0 + $1.indexBytes })
+        w.objectEnd()
     }
 
-    /// Every op the worker knows.
-    public static let operations = ["ping", "stats", "load", "upsert", "remove", "search", "nearest", "place", "breed",
-                                    "recommend_activities", "progress", "schedule", "recommend_dogs", "rank_gyms"]
+    private func load(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        let path = try f.reader.string("path", maxBytes: 4096)
+        let n = try engine.load(path: try files.resolve(path, path: "path"), kind: try f.optionalString("kind"),
+                                maximumBytes: files.maximumBytes)
+        w.objectStart(); w.key("loaded"); w.int(n); w.objectEnd()
+    }
+
+    private func upsert(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        guard let records = f.reader["records"]?.array else {
+            throw ScoutError(.invalidRequest, "records must be an array of record objects", path: "records")
+        }
+        guard records.count <= SearchQuery.maximumLimit else {
+            throw ScoutError(.limitExceeded, "at most \(SearchQuery.maximumLimit) records per upsert", path: "records")
+        }
+        let defaultKind = try f.optionalString("kind")
+        var parsed: [PointRecord] = []
+        parsed.reserveCapacity(records.count)
+        for (i, r) in records.enumerated() {
+            parsed.append(try PointRecord.from(json: r, defaultKind: defaultKind, path: "records[\(i)]"))
+        }
+        let n = try engine.upsert(parsed)
+        w.objectStart(); w.key("upserted"); w.int(n); w.objectEnd()
+    }
+
+    private func remove(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        let kind = try f.string("kind")
+        guard let ids = f.reader["ids"]?.array else { throw ScoutError(.invalidRequest, "ids must be an array", path: "ids") }
+        guard ids.count <= SearchQuery.maximumLimit else {
+            throw ScoutError(.limitExceeded, "at most \(SearchQuery.maximumLimit) ids per remove", path: "ids")
+        }
+        var list: [String] = []
+        for (i, x) in ids.enumerated() {
+            switch x {
+            case .string(let s): list.append(s)
+            case .number(let t): list.append(t)
+            default: throw ScoutError(.invalidRequest, "ids must be strings or numbers", path: "ids[\(i)]")
+            }
+        }
+        let n = try engine.remove(kind: kind, ids: list)
+        w.objectStart(); w.key("removed"); w.int(n); w.objectEnd()
+    }
+
+    private func search(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        var places = ResolvedPlaces()
+        let q = try searchQuery(f, &places)
+        try writeResult(try engine.search(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
+    }
+
+    private func nearest(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        var places = ResolvedPlaces()
+        let kind = try f.string("kind")
+        let q = NearestQuery(kind: kind, from: try location(f, "from", &places),
+                             k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
+                             filter: try filter(f, kind: kind), text: try f.optionalString("text"))
+        try writeResult(try engine.nearest(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
+    }
 
     /// Place names resolved while reading a request, by field.
     struct ResolvedPlaces {
         var list: [(field: String, resolution: PlaceResolution)] = []
     }
 
-    /// A point field that is either `{"lat","lon"}` or `{"place", "country"?}`.
-    func location(_ f: RequestFields, _ key: String, _ places: inout ResolvedPlaces) throws(ScoutError) -> GeoPoint {
-        guard let v = f.object[key], v["place"] != nil else { return try f.point(key) }
+    /// A point field that is either `{"lat","lon"}` or `{"place", "country"?}`, and nothing
+    /// else (`extra` names fields the caller reads beside them, such as `home.radius_m`).
+    func location(_ f: RequestFields, _ key: String, _ places: inout ResolvedPlaces, extra: [String] = []) throws(ScoutError) -> GeoPoint {
+        guard let v = f.object[key], v["place"] != nil else { return try f.point(key, extra: extra) }
         let fields = RequestFields(object: v)
+        try FieldReader(v.members ?? [], path: key).checkKnown(["place", "country"] + extra)
         guard let name = v["place"]?.string else { throw ScoutError(.invalidRequest, "place must be a string", path: "\(key).place") }
         let r = try engine.catalog.places.resolve(name, country: try fields.optionalString("country"), path: "\(key).place")
         places.list.append((key, r))
@@ -215,7 +290,7 @@ public final class Worker: Sendable {
 
     func filter(_ f: RequestFields, kind: String) throws(ScoutError) -> RecordFilter {
         guard let v = f.object["filter"], v != .null else { return .all }
-        return try RecordFilter.parse(v, kind: kind, today: try today(f))
+        return try RecordFilter.parse(v, kind: kind, today: try today(f), breeds: engine.catalog.breeds)
     }
 
     private func searchQuery(_ f: RequestFields, _ places: inout ResolvedPlaces) throws(ScoutError) -> SearchQuery {
@@ -314,7 +389,7 @@ public final class Worker: Sendable {
         w.objectEnd()
     }
 
-    private func writeBreed(_ b: Breed, _ w: inout JSONWriter) {
+    func writeBreed(_ b: Breed, _ w: inout JSONWriter) {
         w.objectStart()
         w.key("name"); w.string(b.name)
         if let r = b.popularityRank { w.key("popularity_rank"); w.int(r) }

@@ -14,10 +14,11 @@ func log(_ message: String) {
 }
 
 let usage = """
-    usage: scout serve [--data DIR] [--exact-dog-locations] [--load PATH[:KIND]]...
+    usage: scout serve [--data DIR] [--exact-dog-locations] [--load PATH[:KIND]]... [--data-root DIR]...
                JSON Lines worker on stdin/stdout (docs/protocol.md). --data names the directory
                with breeds.csv, places.tsv, activities.json and weights.json (default: ./data when it exists). Dogs' locations
-               leave approximately unless --exact-dog-locations is given.
+               leave approximately unless --exact-dog-locations is given. The protocol's load op reads only files below a
+               --data-root directory (none by default: protocol load is off); --load at start-up reads any path.
            scout version
     """
 
@@ -30,6 +31,7 @@ case "serve":
     var dataDirectory: String? = access("data/breeds.csv", R_OK) == 0 ? "data" : nil
     var privacy = LocationPrivacy.approximate
     var loads: [(path: String, kind: String?)] = []
+    var dataRoots: [String] = []
     var i = 0
     while i < args.count {
         switch args[i] {
@@ -46,6 +48,10 @@ case "serve":
                 path = String(path[..<colon])
             }
             loads.append((path, kind))
+            i += 2
+        case "--data-root":
+            guard i + 1 < args.count else { log("--data-root needs a directory"); exit(2) }
+            dataRoots.append(args[i + 1])
             i += 2
         case "--exact-dog-locations":
             privacy = .exact
@@ -81,7 +87,12 @@ case "serve":
             exit(1)
         }
     }
-    let served = LineServer(worker: Worker(engine: engine)).run()
+    let files: FileAccess
+    do { files = try FileAccess(roots: dataRoots) } catch {
+        log("--data-root: \(error.message)")
+        exit(2)
+    }
+    let served = LineServer(worker: Worker(engine: engine, files: files)).run()
     log("served \(served) requests")
     exit(0)
 case "version", "--version":

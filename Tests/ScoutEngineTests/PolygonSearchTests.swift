@@ -50,9 +50,9 @@ import Testing
             }
         }
         #expect(engine.regions.idleCount == 0)
-        // A kind with no points still returns the region it borrowed.
+        // A kind never loaded is not_found, and the search still returns the region it borrowed.
         let square: [[SIMD2<Double>]] = [[SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1), SIMD2(0, 0)]]
-        #expect(try engine.search(SearchQuery(kind: "shelter", area: .polygon(.polygon(square), crs: nil))).total == 0)
+        #expect(throws: ScoutError.self) { try engine.search(SearchQuery(kind: "shelter", area: .polygon(.polygon(square), crs: nil))) }
         #expect(engine.regions.idleCount == 1)
     }
 }

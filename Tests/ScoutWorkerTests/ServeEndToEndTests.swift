@@ -66,7 +66,7 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
             #"{"id":7,"op":"remove","kind":"poi","ids":["a","zzz"]}"#,
             #"{"id":8,"op":"search","kind":"poi","near":{"lat":53.2707,"lon":-9.0568},"radius_m":1200,"sort":"id"}"#,
             #"{"id":9,"op":"stats"}"#,
-        ])
+        ], arguments: ["--data-root", FileManager.default.temporaryDirectory.path])
         #expect(r.status == 0)
         #expect(r.lines.count == 9)
         let expected = [
@@ -146,7 +146,7 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
         let r = try ScoutProcess.serve([
             #"{"op":"load","path":"\#(bad)"}"#,
             #"{"op":"stats"}"#,
-        ])
+        ], arguments: ["--data-root", FileManager.default.temporaryDirectory.path])
         let err = try json(r.lines[0])["error"]
         #expect(err?["code"] == .string("invalid_request"))
         #expect(err?["path"]?.string == "line 2: lon")

@@ -1,0 +1,168 @@
+import Foundation
+import ScoutJSON
+import ScoutTestSupport
+import ScoutWorker
+import Testing
+
+/// The worker never guesses: every case from issue 11 gets a clear error naming what was
+/// wrong (and, where it can, what was meant), and its correct neighbour still works.
+@Suite(.serialized) struct StrictProtocolTests {
+    static func serve(_ requests: [String], extra: [String] = []) throws -> [JSONValue] {
+        let args = ["--data", Repository.data, "--load", CatalogServeTests.dogs.path, "--load", Repository.data + "/sample/gyms.jsonl"] + extra
+        let r = try ScoutProcess.serve(requests, arguments: args)
+        #expect(r.status == 0)
+        #expect(r.lines.count == requests.count, "\(r.lines)")
+        return try r.lines.map { try json($0) }
+    }
+
+    static let near = #""near":{"lat":53.3498,"lon":-6.2603},"radius_m":4000"#
+
+    @Test(arguments: [
+        // (request, code, path, words the message must hold)
+        (#"{"op":"search","kind":"gym",\#(near),"limt":3}"#, "invalid_request", "limt", "did you mean \"limit\""),
+        (#"{"op":"search","kind":"gym",\#(near),"sortby":"id"}"#, "invalid_request", "sortby", "did you mean \"sort\""),
+        (#"{"op":"search","kind":"gym",\#(near),"limit":3,"limit":5}"#, "parse_error", nil as String?, "duplicate key \"limit\""),
+        (#"{"op":"search","kind":"gyms",\#(near)}"#, "not_found", "kind", "did you mean \"gym\""),
+        (#"{"op":"nearest","kind":"gyms","from":{"lat":53.3,"lon":-6.2},"k":2}"#, "not_found", "kind", "did you mean \"gym\""),
+        (#"{"op":"search","kind":"dog",\#(near),"filter":{"breed":"Labrador"}}"#, "not_found", "filter.breed", "Labrador Retriever"),
+        (#"{"op":"search","kind":"dog",\#(near),"filter":{"breed":["Border Collie","Poodel"]}}"#, "not_found", "filter.breed[1]", "Poodle"),
+        (#"{"op":"search","kind":"dog",\#(near),"filter":{"good_with_dgs":4}}"#, "invalid_request", "filter.good_with_dgs", "did you mean \"good_with_dogs\""),
+        (#"{"op":"search","kind":"dog",\#(near),"filter":{"size":"tiny"}}"#, "invalid_request", "filter.size", "expected one of"),
+        (#"{"op":"search","kind":"gym","near":{"lat":53.3,"lon":-6.2,"alt":10},"radius_m":4000}"#, "invalid_request", "near.alt", "known: lat, lon"),
+        (#"{"op":"search","kind":"gym","near":{"place":"Dublin","contry":"IE"},"radius_m":4000}"#, "invalid_request", "near.contry", "did you mean \"country\""),
+        (#"{"op":"serch","kind":"gym"}"#, "unknown_op", "op", "did you mean \"search\""),
+        (#"{"op":"ping","verbose":true}"#, "invalid_request", "verbose", "known: id, op"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","breed":"Border Collie","birth_date":"2021-01-01","colour":"red"},"now":"2026-06-10T14:05:00Z","location":{"place":"Galway"},"weather":{"temperature_c":16}}"#, "invalid_request", "pet.colour", "known:"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","breed":"Labrador","birth_date":"2021-01-01"},"now":"2026-06-10T14:05:00Z","location":{"place":"Galway"},"weather":{"temperature_c":16}}"#, "not_found", "pet.breed", "Labrador Retriever"),
+        (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2021-01-01"},"now":"2026-06-10T14:05:00Z","location":{"place":"Galway"},"weather":{"temperature_c":16,"humidity":80}}"#, "invalid_request", "weather.humidity", "known:"),
+        (#"{"op":"schedule","timezone":"Europe/Dublin","now":"2026-03-28T21:00:00Z","reminders":[{"activity":"walk","start":"2026-03-29T08:00","frequency":"daily","every":2}]}"#, "invalid_request", "reminders[0].every", "known:"),
+        (#"{"op":"search","kind":"gym","within":"GEOMETRYCOLLECTION(\#(String(repeating: "GEOMETRYCOLLECTION(", count: 40_000)))"}"#, "limit_exceeded", "within", "nest"),
+        (#"{"op":"load","path":"/etc/shadow"}"#, "not_found", "path", "--data-root"),
+        (#"{"op":"load","path":"/etc/no-such-file-here"}"#, "not_found", "path", "--data-root"),
+    ])
+    func mistakesGetClearErrors(request: String, code: String, path: String?, words: String) throws {
+        let lines = try Self.serve([request, #"{"id":"after","op":"ping"}"#])
+        let e = lines[0]["error"]
+        #expect(lines[0]["ok"] == .bool(false))
+        #expect(e?["code"]?.string == code, "\(lines[0])")
+        #expect(e?["path"]?.string == path, "\(lines[0])")
+        #expect(e?["message"]?.string?.contains(words) == true, "\(lines[0])")
+        #expect(lines[1]["id"] == .string("after"))
+    }
+
+    @Test func correctNeighboursStillWork() throws {
+        let lines = try Self.serve([
+            #"{"id":1,"op":"search","kind":"gym",\#(Self.near),"limit":3}"#,
+            #"{"id":2,"op":"search","kind":"dog",\#(Self.near),"filter":{"breed":["Labrador Retriever","Mixed"]}}"#,
+            #"{"id":3,"op":"search","kind":"gym","near":{"place":"Dublin","country":"IE"},"radius_m":4000}"#,
+            #"{"id":4,"op":"remove","kind":"gym","ids":["gym-000001"]}"#,
+            #"{"id":5,"op":"remove","kind":"gym","ids":[]}"#,
+        ])
+        for l in lines { #expect(l["ok"] == .bool(true), "\(l)") }
+        #expect(lines[0]["result"]?["results"]?.array?.count == 3)
+    }
+
+    @Test func aKindEmptiedByRemovalsStillAnswers() throws {
+        let lines = try ScoutProcess.serve([
+            #"{"id":1,"op":"upsert","records":[{"id":"a","kind":"cafe","lat":1,"lon":1}]}"#,
+            #"{"id":2,"op":"remove","kind":"cafe","ids":["a"]}"#,
+            #"{"id":3,"op":"search","kind":"cafe","near":{"lat":1,"lon":1},"radius_m":10}"#,
+            #"{"id":4,"op":"search","kind":"cafes","near":{"lat":1,"lon":1},"radius_m":10}"#,
+        ]).lines.map { try json($0) }
+        #expect(lines[2]["ok"] == .bool(true) && lines[2]["result"]?["total"] == .number("0"))
+        #expect(lines[3]["error"]?["code"] == .string("not_found"))
+        #expect(lines[3]["error"]?["message"]?.string?.contains("did you mean \"cafe\"") == true)
+    }
+
+    @Test func invalidUTF8IsAParseErrorEverywhere() throws {
+        let bad: [[UInt8]] = [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82], [0xF4, 0x90, 0x80, 0x80]]
+        var input: [UInt8] = []
+        for b in bad { input += Array(#"{"op":"place","name":""#.utf8) + b + Array(#""}"#.utf8) + [0x0A] }
+        input += Array(#"{"id":"ok","op":"place","name":"Wrocław"}"#.utf8) + [0x0A]
+        let r = try ScoutProcess.serve(input, arguments: ["--data", Repository.data])
+        #expect(r.lines.count == bad.count + 1)
+        for l in r.lines.prefix(bad.count) {
+            #expect(try json(l)["error"]?["code"] == .string("parse_error"), "\(l)")
+            #expect(l.contains("invalid UTF-8"))
+        }
+        #expect(try json(r.lines.last!)["ok"] == .bool(true))
+    }
+
+    /// `load` reads only below a data root, resolving `..` and symbolic links, and says the
+    /// same thing of a refused path whether or not a file is there.
+    @Test func loadReadsOnlyBelowTheDataRoots() throws {
+        let fm = FileManager.default
+        let root = fm.temporaryDirectory.appendingPathComponent("scout-root-\(getpid())").path
+        try? fm.removeItem(atPath: root)
+        try fm.createDirectory(atPath: root, withIntermediateDirectories: true)
+        _ = fm.createFile(atPath: root + "/ok.jsonl", contents: Data(#"{"id":"a","kind":"cafe","lat":1,"lon":1}"#.utf8))
+        try? fm.removeItem(atPath: root + "/escape.jsonl")
+        try fm.createSymbolicLink(atPath: root + "/escape.jsonl", withDestinationPath: "/etc/passwd")
+        let lines = try ScoutProcess.serve([
+            #"{"op":"load","path":"\#(root)/ok.jsonl"}"#,
+            #"{"op":"load","path":"\#(root)/../../etc/shadow"}"#,
+            #"{"op":"load","path":"\#(root)/../../etc/no-such-file"}"#,
+            #"{"op":"load","path":"\#(root)/escape.jsonl"}"#,
+            #"{"op":"load","path":"\#(root)/missing.jsonl"}"#,
+            #"{"op":"load","path":"/dev/zero"}"#,
+        ], arguments: ["--data-root", root]).lines.map { try json($0) }
+        #expect(lines[0]["result"]?["loaded"] == .number("1"))
+        let refused = lines[1]["error"]
+        #expect(refused?["code"] == .string("not_found"))
+        for i in [2, 3, 5] { #expect(lines[i]["error"] == refused, "line \(i): \(lines[i])") }
+        #expect(lines[4]["error"]?["code"] == .string("not_found") && lines[4]["error"] != refused)
+    }
+
+    /// Without `timezone`, local time is the zone of the request's place.
+    @Test func localTimeIsThePlacesZone() throws {
+        let pet = #""pet":{"species":"dog","breed":"Border Collie","birth_date":"2021-01-01"},"weather":{"temperature_c":16}"#
+        let lines = try Self.serve([
+            #"{"op":"recommend_activities",\#(pet),"now":"2026-06-10T12:00:00Z","location":{"place":"Wrocław"}}"#,
+            #"{"op":"recommend_activities",\#(pet),"now":"2026-01-10T12:00:00Z","home":{"place":"Galway","radius_m":200}}"#,
+            #"{"op":"recommend_activities",\#(pet),"now":"2026-06-10T12:00:00Z","location":{"place":"Wrocław"},"timezone":"UTC"}"#,
+        ])
+        #expect(lines[0]["result"]?["context"]?["local_time"]?.string == "2026-06-10T14:00:00+02:00", "\(lines[0])")
+        #expect(lines[1]["result"]?["context"]?["local_time"]?.string == "2026-01-10T12:00:00Z", "\(lines[1])")
+        #expect(lines[2]["result"]?["context"]?["local_time"]?.string == "2026-06-10T12:00:00Z", "\(lines[2])")
+    }
+
+    /// One table derives dispatch, the known ops and the read-only set; the docs list the same ops.
+    @Test func theOpTableMatchesTheProtocolDocs() throws {
+        let doc = try String(contentsOfFile: Repository.root + "/docs/protocol.md", encoding: .utf8)
+        for op in Worker.operations {
+            #expect(doc.contains("`\(op.name)`"), "docs/protocol.md does not describe \(op.name)")
+            for field in op.fields { #expect(doc.contains("`\(field)`") || doc.contains("\"\(field)\""), "\(op.name).\(field) is undocumented") }
+        }
+        #expect(Set(Worker.operations.filter { !$0.isReadOnly }.map(\.name)) == ["load", "upsert", "remove"])
+        #expect(Worker.operationNames.count == Set(Worker.operationNames).count)
+    }
+
+    /// Every request example in docs/protocol.md runs against the real worker; where the
+    /// docs show its response, the answer has the same `ok`, error code and path.
+    @Test func everyProtocolExampleRuns() throws {
+        let doc = try String(contentsOfFile: Repository.root + "/docs/protocol.md", encoding: .utf8)
+        var requests: [String] = [], documented: [JSONValue?] = []
+        var awaitingAnswer = false   // a response line documents the request line right above it
+        for line in doc.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            let v = line.hasPrefix("{") ? try? json(line) : nil
+            if let v, v["ok"] != nil, awaitingAnswer {
+                documented[documented.count - 1] = v
+                awaitingAnswer = false
+            } else if let v, v["op"] != nil {
+                requests.append(line)
+                documented.append(nil)
+                awaitingAnswer = true
+            } else {
+                awaitingAnswer = false
+            }
+        }
+        #expect(requests.count >= 25)
+        let lines = try Self.serve(requests, extra: ["--load", Repository.data + "/sample/shelters.jsonl", "--data-root", Repository.data])
+        for (i, l) in lines.enumerated() {
+            let want = documented[i]
+            #expect(l["ok"] == (want?["ok"] ?? .bool(true)), "\(requests[i]) → \(l)")
+            #expect(l["error"]?["code"] == want?["error"]?["code"], "\(requests[i]) → \(l)")
+            #expect(l["error"]?["path"] == want?["error"]?["path"], "\(requests[i]) → \(l)")
+        }
+    }
+}
