@@ -1741,7 +1741,11 @@ def time_zones_only(if_missing: bool) -> int:
     import struct
     import time
     if if_missing and TZ_FILE.exists():
-        return 0
+        with open(TZ_FILE, "rb") as f:
+            head = f.read(12)
+        if head[:8] == TZ_MAGIC and struct.unpack("<I", head[8:12])[0] == TZ_VERSION:
+            return 0
+        print("build_data: data/timezones.bin is of another format version; rebuilding", file=sys.stderr)
     started = time.monotonic()
     timezonefinder, timezonefinder_data, shapely = tz_import_packages()
     from shapely.geometry import Polygon
