@@ -70,7 +70,7 @@ for t in "${targets[@]}"; do
     fi
   fi
   echo "fuzz: $t for ${seconds}s" >&2
-  ASAN_OPTIONS=$asan nice -n 10 "$exe" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
+  FUZZ_SKIP_KNOWN=1 ASAN_OPTIONS=$asan nice -n 10 "$exe" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
     -artifact_prefix=".fuzz-artifacts/$t/" "${opts[@]}" "$scratch/corpus/$t" "Fuzz/Corpus/$t" >"$log" 2>&1
   rc=$?
   runs=$(grep -Eo "stat::number_of_executed_units: *[0-9]+" "$log" | grep -Eo "[0-9]+$" || echo "?")

@@ -1,4 +1,7 @@
 import CFuzzDriver
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Hands the process over to libFuzzer with `test` as the fuzz target; returns its exit code.
 ///
@@ -17,3 +20,9 @@ public func fuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
     guard let data, size > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: data, count: size))
 }
+
+/// True when `FUZZ_SKIP_KNOWN` is set (scripts/fuzz.sh sets it while fuzzing, not while
+/// replaying Fuzz/Regressions/): targets then step around problems already reported and
+/// still open, so that the fuzzer does not stop at them again and again. The replays
+/// keep failing until the problem is fixed.
+public let skipKnownProblems: Bool = getenv("FUZZ_SKIP_KNOWN") != nil
