@@ -254,12 +254,12 @@ public final class PointSet: Sendable {
     private func compactNow(_ w: inout WriterState) {
         precondition(!w.merging)
         let c = Self.compacted(table: EntryTable(chunks: w.chunks, count: w.entryCount), epoch: w.epoch,
-                               trees: w.levels.map(\.tree), buffer: w.bufferStart..<w.entryCount)
+                               levelsEnd: w.bufferStart, end: w.entryCount)
         Self.install(c, replacingLevels: w.levels.count, tailStart: w.entryCount, in: &w)
     }
 
-    /// Live entries renumbered into fresh chunks: those of `trees` first (in their old
-    /// order), as one level over `0..<treeCount`, then those of the `buffer` range.
+    /// Live entries renumbered into fresh chunks: those the levels held first, as one level
+    /// over `0..<treeCount`, then those that were buffered (if the compaction took the buffer).
     struct Compaction {
         let chunks: [EntryChunk]
         /// The old number of each new entry.
@@ -273,16 +273,19 @@ public final class PointSet: Sendable {
         var count: Int { oldNumbers.count }
     }
 
-    /// Copies the entries of `trees` and of the `buffer` range live at `epoch` into fresh
-    /// chunks, numbered from 0, and packs those of the trees into one level. Reads only
-    /// entries below the table's count, so it may run beside the writer.
-    static func compacted(table: EntryTable, epoch: UInt64, trees: [PackedTree], buffer: Range<Int>) -> Compaction {
+    /// Copies the entries below `end` live at `epoch` into fresh chunks, numbered from 0 in
+    /// their old order, and packs those below `levelsEnd` (the levels' entries) into one
+    /// level. Reads only entries below the table's count, so it may run beside the writer.
+    ///
+    /// Every entry below the buffer that is live at `epoch` is in a level (an invariant),
+    /// so one sequential scan of the removal epochs finds them, already sorted.
+    static func compacted(table: EntryTable, epoch: UInt64, levelsEnd: Int, end: Int) -> Compaction {
         var live: [Int32] = []
-        live.reserveCapacity(trees.reduce(buffer.count) { $0 + $1.count })
-        for t in trees { for e in t.entries where table.removedAt(e) > epoch { live.append(e) } }
-        live.sort()
-        let treeCount = live.count
-        for i in buffer where table.removedAt(Int32(i)) > epoch { live.append(Int32(i)) }
+        var treeCount = 0
+        for i in 0..<end where table.removedAt(Int32(i)) > epoch {
+            live.append(Int32(i))
+            if i < levelsEnd { treeCount += 1 }
+        }
         var chunks: [EntryChunk] = []
         chunks.reserveCapacity(live.count / EntryChunk.capacity + 1)
         var ids: [String: Int32] = [:]
@@ -297,7 +300,7 @@ public final class PointSet: Sendable {
         }
         let tree = PackedTree(entries: Array(0..<Int32(treeCount)), lons: lons, lats: lats)
         return Compaction(chunks: chunks, oldNumbers: live, treeCount: treeCount, tree: tree, ids: ids,
-                          includesBuffer: !buffer.isEmpty || trees.isEmpty)
+                          includesBuffer: end > levelsEnd)
     }
 
     /// Installs a compaction of the oldest `replacingLevels` levels (and of the buffer, if
@@ -405,7 +408,7 @@ public final class PointSet: Sendable {
         mergeGroup.enter()
         mergeQueue.async { [self] in
             if compacting {
-                let c = Self.compacted(table: table, epoch: epoch, trees: inputs, buffer: 0..<0)
+                let c = Self.compacted(table: table, epoch: epoch, levelsEnd: tailStart, end: tailStart)
                 writer.withLock { w in
                     // The merged inputs are still the oldest levels, and no other compaction
                     // ran meanwhile (none starts while `merging`): numbers are as scheduled.
