@@ -63,8 +63,8 @@ let package = Package(
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
                                                     "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutTime", "ScoutSchedule",
-                                                    "ScoutRecommend"]),
-        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend"]),
+                                                    "ScoutRecommend", "ScoutGeometry"]),
+        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry"]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
         .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
@@ -84,7 +84,7 @@ let package = Package(
             "ScoutIndex", "ScoutGeometry", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutJSONTests", dependencies: [
-            "ScoutJSON",
+            "ScoutJSON", "ScoutCore", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutTextTests", dependencies: [
             "ScoutText", "ScoutTestSupport",

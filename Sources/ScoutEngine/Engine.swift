@@ -41,11 +41,16 @@ public final class Engine: Sendable {
     /// ranking and recommending ops then fail with `not_found`).
     public let recommender: Recommender?
 
+    /// Time-zone polygons for points given without a zone (`nil`: none loaded).
+    public let timeZones: TimeZoneMap?
+
     /// Creates an empty engine over reference data.
-    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate, recommender: Recommender? = nil) {
+    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate, recommender: Recommender? = nil,
+                timeZones: TimeZoneMap? = nil) {
         self.catalog = catalog
         self.privacy = privacy
         self.recommender = recommender
+        self.timeZones = timeZones
     }
 
     /// The point set of a kind, created on first use when `create` is true.
@@ -73,7 +78,7 @@ public final class Engine: Sendable {
     public var kinds: [String] { sets.withLock { Array($0.keys) }.sorted() }
 
     /// The IANA zone of a point from the time-zone map, or `nil` without one.
-    public func timeZoneIdentifier(at point: GeoPoint) -> String? { nil }
+    public func timeZoneIdentifier(at point: GeoPoint) -> String? { timeZones?.zoneIdentifier(at: point) }
 
     // MARK: Writing
 

@@ -30,8 +30,19 @@ final class GEOSContext {
     }
 
     /// An `invalid_geometry` error carrying GEOS's own message when there is one.
+    ///
+    /// A failure caused by this thread's ``GeometryDeadline`` is `limit_exceeded`; GEOS's
+    /// interrupt arriving without an expired deadline (another thread's, see
+    /// ``GeometryDeadline``) is `internal`, worth a retry.
     func error(_ what: String, path: String?) -> ScoutError {
-        if let reason = takeError() { return ScoutError(.invalidGeometry, "\(what): \(reason)", path: path) }
+        let reason = takeError()
+        if GeometryDeadline.hasExpired {
+            return ScoutError(.limitExceeded, "the geometry took longer than the request deadline of \(GeometryDeadline.limitMilliseconds) ms", path: path)
+        }
+        if let reason, reason.contains("Interrupted") {
+            return ScoutError(.internal, "the geometry work was interrupted; retry the request", path: path)
+        }
+        if let reason { return ScoutError(.invalidGeometry, "\(what): \(reason)", path: path) }
         return ScoutError(.invalidGeometry, what, path: path)
     }
 

@@ -47,12 +47,18 @@ public final class Region {
         if let known = ValidityCache.verdict(key) {
             invalidReason = known
         } else {
-            if GEOSisValid_r(h, geometry) != 1 {
-                invalidReason = GEOSisValidReason_r(h, geometry).map { p -> String in
-                    defer { GEOSFree_r(h, p) }
-                    return Region.redactCoordinates(String(cString: p))
-                } ?? "unknown reason"
+            // One pass gives the verdict and the reason; a failed test (an interrupt at the
+            // request's deadline) is an error and no verdict is remembered.
+            var reason: UnsafeMutablePointer<CChar>?
+            var location: OpaquePointer?
+            let verdict = GEOSisValidDetail_r(h, geometry, 0, &reason, &location)
+            if let location { GEOSGeom_destroy_r(h, location) }
+            defer { if let reason { GEOSFree_r(h, reason) } }
+            guard verdict == 0 || verdict == 1 else {
+                GEOSGeom_destroy_r(h, geometry)
+                throw ctx.error("GEOS could not test the polygon's validity", path: path)
             }
+            if verdict == 0 { invalidReason = reason.map { Region.redactCoordinates(String(cString: $0)) } ?? "unknown reason" }
             ValidityCache.record(key, reason: invalidReason)
         }
         if let invalidReason {

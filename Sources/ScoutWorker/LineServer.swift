@@ -7,10 +7,12 @@ import Dispatch
 /// Runs a ``Worker`` over file descriptors: request lines in, response lines out.
 ///
 /// When several complete request lines are already waiting, consecutive read-only
-/// requests (`ping`, `stats`, `search`, `nearest`) are answered in parallel; a write
-/// (`load`, `upsert`, `remove`, or an unknown op) waits for the reads before it and runs
-/// alone, so every request sees exactly the writes that came before it. Responses are
-/// written in request order.
+/// requests (every op ``Worker/operations`` marks read-only) are answered in parallel; a
+/// write (`load`, `upsert`, `remove`) waits for the reads before it and runs alone, so
+/// every request sees exactly the writes that came before it. Responses are written in
+/// request order, each as soon as it and every response before it are ready: a fast
+/// answer is never held by a slower request sent after it, and a slow one holds those
+/// after it for at most the worker's deadline.
 ///
 /// Input is read in 64 KiB blocks and split on `\n` (a trailing `\r` is ignored); a line
 /// longer than ``Worker/maximumLineBytes`` is skipped to its end and answered with
@@ -96,11 +98,13 @@ public struct LineServer {
         while i < parsed.count {
             var j = i
             while j < parsed.count && parsed[j].isReadOnly { j += 1 }
-            if j - i >= 4 {
+            if j - i >= 2 {
                 let group = Array(parsed[i..<j])
                 let out = ResponseSlots(count: group.count)
                 let worker = self.worker
-                DispatchQueue.concurrentPerform(iterations: group.count) { k in out.set(k, worker.execute(group[k])) }
+                DispatchQueue.global().async {
+                    DispatchQueue.concurrentPerform(iterations: group.count) { k in out.set(k, worker.execute(group[k])) }
+                }
                 for k in 0..<group.count { emit(out.get(k)) }
             } else {
                 for k in i..<j { emit(worker.execute(parsed[k])) }
@@ -125,19 +129,30 @@ public struct LineServer {
     }
 }
 
-/// Response slots filled by parallel workers, each slot by exactly one of them.
+/// Response slots filled by parallel workers, each slot by exactly one of them, and read
+/// in order by the writer as each becomes ready.
 private final class ResponseSlots: @unchecked Sendable {
-    // @unchecked: each index is written by one iteration of concurrentPerform and read only
-    // after it returns, so no slot is ever accessed concurrently.
+    // @unchecked: each index is written once by one iteration of concurrentPerform before
+    // it signals that slot's semaphore, and read only after waiting on it, so no slot is
+    // ever accessed concurrently.
     private var slots: UnsafeMutableBufferPointer<[UInt8]>
+    private let ready: [DispatchSemaphore]
     init(count: Int) {
         slots = .allocate(capacity: count)
         slots.initialize(repeating: [])
+        ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
     }
     deinit {
         slots.deinitialize()
         slots.deallocate()
     }
-    func set(_ i: Int, _ value: [UInt8]) { slots[i] = value }
-    func get(_ i: Int) -> [UInt8] { slots[i] }
+    func set(_ i: Int, _ value: [UInt8]) {
+        slots[i] = value
+        ready[i].signal()
+    }
+    /// Waits until slot `i` is filled, then takes it.
+    func get(_ i: Int) -> [UInt8] {
+        ready[i].wait()
+        return slots[i]
+    }
 }

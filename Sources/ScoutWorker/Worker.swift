@@ -1,6 +1,7 @@
 import ScoutCatalog
 import ScoutCore
 import ScoutEngine
+import ScoutGeometry
 import ScoutJSON
 import ScoutRecommend
 import ScoutSchedule
@@ -21,12 +22,19 @@ public final class Worker: Sendable {
 
     /// Which files the `load` op may read (none unless the operator allowed a root).
     public let files: FileAccess
+    /// The longest a request's geometry work may run, in milliseconds (`nil`: no limit); past
+    /// it the request is answered `limit_exceeded` (see ``GeometryDeadline``).
+    public let deadlineMilliseconds: Int?
+
+    /// The default per-request deadline: one second.
+    public static let defaultDeadlineMilliseconds = 1000
 
     /// Creates a worker over an engine. A worker keeps no per-request state, so
     /// ``respond(to:)`` may run on several threads at once.
-    public init(engine: Engine, files: FileAccess = .none) {
+    public init(engine: Engine, files: FileAccess = .none, deadlineMilliseconds: Int? = Worker.defaultDeadlineMilliseconds) {
         self.engine = engine
         self.files = files
+        self.deadlineMilliseconds = deadlineMilliseconds
     }
 
     /// A request line, parsed: either a ready response (the line was bad) or a request.
@@ -166,7 +174,7 @@ public final class Worker: Sendable {
             w.key("id"); w.value(id)
             w.key("ok"); w.bool(true)
             w.key("result")
-            try op.run(self, fields, &w)
+            try GeometryDeadline.run(milliseconds: deadlineMilliseconds) { () throws(ScoutError) in try op.run(self, fields, &w) }
             w.objectEnd()
             return w.bytes
         } catch {

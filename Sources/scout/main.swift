@@ -1,5 +1,6 @@
 import ScoutCatalog
 import ScoutEngine
+import ScoutGeometry
 import ScoutRecommend
 import ScoutWorker
 #if canImport(Glibc)
@@ -14,13 +15,21 @@ func log(_ message: String) {
 }
 
 let usage = """
-    usage: scout serve [--data DIR] [--exact-dog-locations] [--load PATH[:KIND]]... [--data-root DIR]...
+    usage: scout serve [--data DIR] [--exact-dog-locations] [--load PATH[:KIND]]... [--data-root DIR]... [--deadline-ms N]
                JSON Lines worker on stdin/stdout (docs/protocol.md). --data names the directory
                with breeds.csv, places.tsv, activities.json and weights.json (default: ./data when it exists). Dogs' locations
                leave approximately unless --exact-dog-locations is given. The protocol's load op reads only files below a
                --data-root directory (none by default: protocol load is off); --load at start-up reads any path.
+               --deadline-ms N bounds each request's geometry work (default 1000; 0: none).
            scout version
     """
+
+CrashReport.install()
+// A deliberate crash with a record's text in memory, for the test that reads the crash report.
+if let secret = getenv("SCOUT_CRASH_TEST").map({ String(cString: $0) }) {
+    let kept = [secret, secret + " lives at 51.10794,17.03854"]
+    withExtendedLifetime(kept) { UnsafeMutablePointer<Int>(bitPattern: 8)!.pointee = kept.count }
+}
 
 var args = Array(CommandLine.arguments.dropFirst())
 guard let command = args.first else { log(usage); exit(2) }
@@ -32,6 +41,7 @@ case "serve":
     var privacy = LocationPrivacy.approximate
     var loads: [(path: String, kind: String?)] = []
     var dataRoots: [String] = []
+    var deadline: Int? = Worker.defaultDeadlineMilliseconds
     var i = 0
     while i < args.count {
         switch args[i] {
@@ -53,6 +63,12 @@ case "serve":
             guard i + 1 < args.count else { log("--data-root needs a directory"); exit(2) }
             dataRoots.append(args[i + 1])
             i += 2
+        case "--deadline-ms":
+            guard i + 1 < args.count, let ms = Int(args[i + 1]), ms >= 0 else {
+                log("--deadline-ms needs a whole number of milliseconds (0: no deadline)"); exit(2)
+            }
+            deadline = ms == 0 ? nil : ms
+            i += 2
         case "--exact-dog-locations":
             privacy = .exact
             i += 1
@@ -63,6 +79,7 @@ case "serve":
     }
     var catalog = Catalog()
     var recommender: Recommender?
+    var timeZones: TimeZoneMap?
     if let dataDirectory {
         do {
             catalog = try Catalog.load(dataDirectory: dataDirectory)
@@ -70,6 +87,11 @@ case "serve":
             recommender = r
             log("reference data from \(dataDirectory): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places, "
                 + "\(r.catalog.activities.count) activities (catalogue \(r.catalog.version), weights \(r.weights.version))")
+            if access(dataDirectory + "/timezones.bin", R_OK) == 0 {
+                timeZones = try TimeZoneMap.load(path: dataDirectory + "/timezones.bin")
+            } else {
+                log("no \(dataDirectory)/timezones.bin (python3 scripts/build_data.py --time-zones): lat/lon points without a timezone use UTC")
+            }
         } catch {
             log("could not load reference data from \(dataDirectory): \(error)")
             exit(1)
@@ -77,7 +99,7 @@ case "serve":
     } else {
         log("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
     }
-    let engine = Engine(catalog: catalog, privacy: privacy, recommender: recommender)
+    let engine = Engine(catalog: catalog, privacy: privacy, recommender: recommender, timeZones: timeZones)
     for (path, kind) in loads {
         do {
             let n = try engine.load(path: path, kind: kind)
@@ -92,7 +114,7 @@ case "serve":
         log("--data-root: \(error.message)")
         exit(2)
     }
-    let served = LineServer(worker: Worker(engine: engine, files: files)).run()
+    let served = LineServer(worker: Worker(engine: engine, files: files, deadlineMilliseconds: deadline)).run()
     log("served \(served) requests")
     exit(0)
 case "version", "--version":

@@ -126,6 +126,82 @@ import Testing
         #expect(lines[2]["result"]?["context"]?["local_time"]?.string == "2026-06-10T12:00:00Z", "\(lines[2])")
     }
 
+    /// A bare lat/lon point gets the zone of the time-zone polygons, right across borders:
+    /// Ceuta (Spain, +02:00 in June) and Fnideq (Morocco, +01:00) are 5 km apart.
+    @Test func localTimeOfABarePointComesFromTheTimeZoneMap() throws {
+        let pet = #""pet":{"species":"dog","birth_date":"2021-01-01"},"weather":{"temperature_c":20}"#
+        let cases: [(lat: Double, lon: Double, local: String)] = [
+            (35.8894, -5.3213, "2026-06-10T14:00:00+02:00"),    // Ceuta: Africa/Ceuta
+            (35.8497, -5.3586, "2026-06-10T13:00:00+01:00"),    // Fnideq: Africa/Casablanca
+            (32.5149, -117.0382, "2026-06-10T05:00:00-07:00"),  // Tijuana: America/Tijuana
+            (51.1528, 15.0050, "2026-06-10T14:00:00+02:00"),    // Zgorzelec: Europe/Warsaw
+            (53.3498, -6.2603, "2026-06-10T13:00:00+01:00"),    // Dublin
+            (54.7104, 20.4522, "2026-06-10T14:00:00+02:00"),    // Kaliningrad
+            (-33.8688, 151.2093, "2026-06-10T22:00:00+10:00"),  // Sydney
+        ]
+        let lines = try Self.serve(cases.map { #"{"op":"recommend_activities",\#(pet),"now":"2026-06-10T12:00:00Z","location":{"lat":\#($0.lat),"lon":\#($0.lon)}}"# })
+        for (c, l) in zip(cases, lines) {
+            #expect(l["result"]?["context"]?["local_time"]?.string == c.local, "\(c) → \(l)")
+        }
+    }
+
+    /// A 100,000-vertex zigzag star around the globe: GEOS's validity test of it runs for
+    /// many seconds without a deadline.
+    static let zigzagStar: String = {
+        let n = 100_000
+        let ring = (0...n).map { i -> String in
+            let t = 2 * Double.pi * Double(i % n) / Double(n), r = i % 2 == 0 ? 0.6 : 1.0
+            return "[\(170 * cos(t) * r),\(80 * sin(t) * r)]"
+        }
+        return #"{"type":"Polygon","coordinates":[["# + ring.joined(separator: ",") + "]]}"
+    }()
+
+    @Test func theDeadlineStopsLongGeometryWorkAndTheWorkerGoesOn() throws {
+        let lines = try Self.serve([
+            #"{"id":1,"op":"search","kind":"gym","within":\#(Self.zigzagStar),"limit":1}"#,
+            #"{"id":2,"op":"search","kind":"gym","within":{"type":"Polygon","coordinates":[[[-6.3,53.3],[-6.2,53.3],[-6.2,53.4],[-6.3,53.3]]]},"limit":1}"#,
+            #"{"id":3,"op":"search","kind":"gym","within":\#(Self.zigzagStar),"limit":1}"#,
+        ], extra: ["--deadline-ms", "300"])
+        #expect(lines[0]["error"]?["code"] == .string("limit_exceeded"), "\(lines[0])")
+        #expect(lines[0]["error"]?["message"]?.string?.contains("300 ms") == true)
+        #expect(lines[1]["ok"] == .bool(true), "\(lines[1])")
+        #expect(lines[2]["error"]?["code"] == .string("limit_exceeded"), "no verdict was remembered from the interrupted test")
+    }
+
+    /// Answers go out in order, each as soon as it and those before it are ready: pings
+    /// sent in the same write as a slow request (four reads, answered in parallel) are
+    /// answered while the slow one still runs.
+    @Test func aFastAnswerIsNotHeldBehindASlowRequestSentAfterIt() throws {
+        let p = Process()
+        p.executableURL = ScoutProcess.binary
+        p.arguments = ["serve", "--deadline-ms", "3000"]
+        let inPipe = Pipe(), outPipe = Pipe()
+        p.standardInput = inPipe
+        p.standardOutput = outPipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let batch = #"{"id":"fast","op":"ping"}"# + "\n" + #"{"id":"fast2","op":"ping"}"# + "\n"
+            + #"{"id":"slow","op":"search","kind":"cafe","within":\#(Self.zigzagStar)}"# + "\n"
+            + #"{"id":"after","op":"ping"}"# + "\n"
+        inPipe.fileHandleForWriting.write(Data(batch.utf8))
+        let fd = outPipe.fileHandleForReading.fileDescriptor
+        var got = Data()
+        while !(String(decoding: got, as: UTF8.self).contains("fast2")) {
+            let chunk = outPipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            got += chunk
+        }
+        #expect(String(decoding: got, as: UTF8.self).contains(#""id":"fast""#))
+        // The slow search is still running: nothing more to read yet.
+        var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = Glibc.poll(&poll, 1, 200)
+        let lines = String(decoding: got, as: UTF8.self).split(separator: "\n")
+        #expect(ready == 0 || lines.count < 4, "the slow answer came with the fast ones")
+        try inPipe.fileHandleForWriting.close()
+        _ = outPipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+    }
+
     /// One table derives dispatch, the known ops and the read-only set; the docs list the same ops.
     @Test func theOpTableMatchesTheProtocolDocs() throws {
         let doc = try String(contentsOfFile: Repository.root + "/docs/protocol.md", encoding: .utf8)
@@ -164,5 +240,24 @@ import Testing
             #expect(l["error"]?["code"] == want?["error"]?["code"], "\(requests[i]) → \(l)")
             #expect(l["error"]?["path"] == want?["error"]?["path"], "\(requests[i]) → \(l)")
         }
+    }
+}
+
+/// A crash prints one fixed line and nothing from memory.
+@Suite struct CrashReportTests {
+    @Test func aCrashReportHoldsNoMemory() throws {
+        let p = Process()
+        p.executableURL = ScoutProcess.binary
+        p.arguments = ["version"]
+        p.environment = ["SCOUT_CRASH_TEST": "Biscuit the dachshund"]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 70)
+        #expect(text == "scout: crashed; no request data is logged\n", "\(text)")
+        #expect(!text.contains("Biscuit") && !text.contains("51.10794"))
     }
 }
