@@ -74,7 +74,7 @@ enum ValidityCache {
         }
     }
 
-    /// Bytes of keys held now (for tests).
+    /// Bytes of keys held now.
     static var bytesHeld: Int { verdicts.withLock { $0.bytes } }
 }
 
@@ -92,6 +92,13 @@ enum ValidityCache {
 /// defer { regions.checkIn(park) }
 /// ```
 public final class RegionCache: Sendable {
+    /// Bytes of polygon inputs the process-wide validity memory holds now (at most
+    /// 32 MiB; an input over 4 MiB is never held).
+    public static var validityBytesHeld: Int { ValidityCache.bytesHeld }
+
+    /// True when GEOS's validity verdict on this exact input is remembered now.
+    public static func remembersValidity(of key: RegionKey) -> Bool { ValidityCache.verdict(key) != nil }
+
     /// A region handed between threads; the cache never touches one that is lent out.
     private struct Idle: @unchecked Sendable {
         let region: Region

@@ -70,4 +70,25 @@ import Testing
         }
         #expect(pool.keptCRSCount == 4)
     }
+
+    /// Remembered validity verdicts keep their inputs: the memory is bounded in bytes, and
+    /// large inputs are judged every time instead of pinned.
+    @Test func validityMemoryIsBoundedInBytes() throws {
+        for k in 0..<40 {
+            // ~1.2 MB of positions each, invalid (a bow tie with a long wiggly edge).
+            var ring = [SIMD2(0.0, 0.0), SIMD2(1.0, 1.0), SIMD2(1.0, 0.0)]
+            for i in 0..<75_000 { ring.append(SIMD2(1.0 - Double(i) / 75_000, 1.0 + Double((i + k) % 7) * 1e-6)) }
+            ring.append(SIMD2(0.0, 0.0))
+            #expect(throws: ScoutError.self) { _ = try Region.polygon([ring]) }
+            #expect(RegionCache.validityBytesHeld <= 32 << 20)
+        }
+        #expect(RegionCache.validityBytesHeld > 0)
+        let huge = "POLYGON((" + (0..<250_000).map { "\($0 % 1000).123456789 \($0 / 1000).987654321" }.joined(separator: ",") + ",0 0))"
+        #expect(huge.utf8.count > 4 << 20)
+        #expect(throws: ScoutError.self) { _ = try Region.wkt(huge) }
+        #expect(!RegionCache.remembersValidity(of: RegionKey(wkt: huge)), "an input over 4 MiB is not remembered")
+        let small = "POLYGON((0 0,1 1,1 0,0 1,0 0))"
+        #expect(throws: ScoutError.self) { _ = try Region.wkt(small) }
+        #expect(RegionCache.remembersValidity(of: RegionKey(wkt: small)))
+    }
 }

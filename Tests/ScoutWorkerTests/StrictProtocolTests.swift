@@ -98,6 +98,8 @@ import Testing
         _ = fm.createFile(atPath: root + "/ok.jsonl", contents: Data(#"{"id":"a","kind":"cafe","lat":1,"lon":1}"#.utf8))
         try? fm.removeItem(atPath: root + "/escape.jsonl")
         try fm.createSymbolicLink(atPath: root + "/escape.jsonl", withDestinationPath: "/etc/passwd")
+        _ = fm.createFile(atPath: root + "/big.jsonl", contents: nil)
+        try FileHandle(forWritingAtPath: root + "/big.jsonl")!.truncate(atOffset: 2 << 30)   // sparse: no disk used
         let lines = try ScoutProcess.serve([
             #"{"op":"load","path":"\#(root)/ok.jsonl"}"#,
             #"{"op":"load","path":"\#(root)/../../etc/shadow"}"#,
@@ -105,7 +107,9 @@ import Testing
             #"{"op":"load","path":"\#(root)/escape.jsonl"}"#,
             #"{"op":"load","path":"\#(root)/missing.jsonl"}"#,
             #"{"op":"load","path":"/dev/zero"}"#,
+            #"{"op":"load","path":"\#(root)/big.jsonl"}"#,
         ], arguments: ["--data-root", root]).lines.map { try json($0) }
+        #expect(lines[6]["error"]?["code"] == .string("limit_exceeded"), "a 2 GiB file is refused before it is read")
         #expect(lines[0]["result"]?["loaded"] == .number("1"))
         let refused = lines[1]["error"]
         #expect(refused?["code"] == .string("not_found"))
