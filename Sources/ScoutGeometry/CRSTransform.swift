@@ -19,10 +19,29 @@ public final class CRSTransform: @unchecked Sendable {
 
     private final class LogBox { var messages: [String] = [] }
 
+    /// True when `text` names a CRS unambiguously: `AUTHORITY:CODE` (`EPSG:2180`,
+    /// `OGC:CRS84`), an OGC URN, a PROJ string (`+proj=…`), WKT (`PROJCRS[…`) or PROJJSON.
+    /// A bare name is refused: PROJ would look it up by similarity ("foo" finds Amersfoort).
+    public static func isExplicitDefinition(_ text: String) -> Bool {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("+proj=") || t.hasPrefix("proj=") || t.hasPrefix("{") || t.lowercased().hasPrefix("urn:ogc:def:crs:") { return true }
+        if let bracket = t.firstIndex(of: "["), t[..<bracket].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !t[..<bracket].isEmpty {
+            return true
+        }
+        let parts = t.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && parts[0].allSatisfy({ $0.isASCII && $0.isLetter }) && parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+    }
+
     /// Creates a transformation from `source` (e.g. `"EPSG:2157"`) to `target`
-    /// (default: EPSG:4326 as longitude/latitude). Unknown CRSs throw `unknown_crs` with
-    /// PROJ's own message.
+    /// (default: EPSG:4326 as longitude/latitude). Unknown CRSs, and names that are not an
+    /// explicit definition (see ``isExplicitDefinition(_:)``), throw `unknown_crs` with PROJ's
+    /// own message where it has one.
     public init(from source: String, to target: String = "EPSG:4326", path: String = "crs") throws(ScoutError) {
+        guard CRSTransform.isExplicitDefinition(source) else {
+            throw ScoutError(.unknownCRS, "a CRS is given as AUTHORITY:CODE (EPSG:2180), a PROJ string (+proj=…), WKT or PROJJSON; "
+                             + "names are not looked up", path: path)
+        }
         guard let ctx = proj_context_create() else { throw ScoutError(.internal, "PROJ could not create a context") }
         let log = LogBox()
         let logPtr = Unmanaged.passRetained(log)

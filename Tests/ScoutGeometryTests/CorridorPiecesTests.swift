@@ -62,6 +62,20 @@ import Testing
         #expect(throws: Never.self) { _ = try Region.wkt("MULTIPOLYGON(((0 0,1 0,1 1,0 0)),((2 2,3 2,3 3,2 2)))") }
     }
 
+    /// A CRS must be named explicitly: PROJ's lookup by similar name is never used (a
+    /// fuzzer found "foo" building a region in Amersfoort's CRS).
+    @Test func crsNamesAreNotGuessed() throws {
+        for text in ["foo", "WGS", "Amersfoort", "wgs84", "EPSG", "EPSG:", ":2180", "EPSG:21 80"] {
+            #expect(!CRSTransform.isExplicitDefinition(text), "\(text)")
+            #expect(throws: ScoutError.self) { _ = try CRSTransform(from: text) }
+        }
+        for text in ["EPSG:2180", "epsg:2157", "OGC:CRS84", "urn:ogc:def:crs:EPSG::2180",
+                     "+proj=utm +zone=33 +datum=WGS84 +units=m +no_defs"] {
+            #expect(CRSTransform.isExplicitDefinition(text), "\(text)")
+            #expect(throws: Never.self) { _ = try CRSTransform(from: text) }
+        }
+    }
+
     @Test func theCRSPoolKeepsABoundedNumberOfSystems() throws {
         let pool = CRSTransform.Pool(maximumKinds: 4)
         for code in [2180, 2157, 3857, 27700, 32633, 32634, 4258, 3035] {

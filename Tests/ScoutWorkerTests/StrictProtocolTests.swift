@@ -37,6 +37,8 @@ import Testing
         (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2021-01-01"},"now":"2026-06-10T14:05:00Z","location":{"place":"Galway"},"weather":{"temperature_c":16,"humidity":80}}"#, "invalid_request", "weather.humidity", "known:"),
         (#"{"op":"schedule","timezone":"Europe/Dublin","now":"2026-03-28T21:00:00Z","reminders":[{"activity":"walk","start":"2026-03-29T08:00","frequency":"daily","every":2}]}"#, "invalid_request", "reminders[0].every", "known:"),
         (#"{"op":"search","kind":"gym","within":"GEOMETRYCOLLECTION(\#(String(repeating: "GEOMETRYCOLLECTION(", count: 40_000)))"}"#, "limit_exceeded", "within", "nest"),
+        (#"{"op":"search","kind":"gym","within":"POLYGON((0 0,1 0,1 1,0 0))","crs":"WGS"}"#, "unknown_crs", "crs", "names are not looked up"),
+        (#"{"op":"search","kind":"gym","within":"POLYGON((0 0,1 0,1 1,0 0))","crs":"foo"}"#, "unknown_crs", "crs", "AUTHORITY:CODE"),
         (#"{"op":"load","path":"/etc/shadow"}"#, "not_found", "path", "--data-root"),
         (#"{"op":"load","path":"/etc/no-such-file-here"}"#, "not_found", "path", "--data-root"),
     ])
