@@ -78,7 +78,7 @@ func positions(_ rng: inout Rng, count: Int) -> [GeoPoint] {
     (0..<count).map { _ in GeoPoint(lat: 51.4 + 4 * rng.unit(), lon: -10.5 + 5 * rng.unit()) }
 }
 
-func row(_ cells: [String]) { print("| " + cells.joined(separator: " | ") + " |"); fflush(stdout) }
+func row(_ cells: [String]) { print("| " + cells.joined(separator: " | ") + " |"); fflush(nil) }
 
 func header(_ title: String) {
     print("\n### \(title)\n")
