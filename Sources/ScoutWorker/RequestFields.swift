@@ -73,8 +73,7 @@ struct RequestFields {
     func polygon(_ key: String) throws(ScoutError) -> PolygonShape {
         guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
         if let wkt = v.string { return .wkt(wkt) }
-        var g = v
-        if g["type"]?.string == "Feature", let inner = g["geometry"] { g = inner }
+        let g = try RequestFields.geometry(v, path: key)
         guard let type = g["type"]?.string else {
             throw ScoutError(.invalidGeometry, "\(key) must be a GeoJSON Polygon or MultiPolygon, or a WKT string", path: "\(key).type")
         }
@@ -90,6 +89,25 @@ struct RequestFields {
         default:
             throw ScoutError(.invalidGeometry, "\(key) must be a Polygon or MultiPolygon, not \(type.prefix(32))", path: "\(key).type")
         }
+    }
+
+    /// The geometry of a GeoJSON object: itself, or a Feature's `geometry`; members beyond
+    /// GeoJSON's (`type`, `coordinates`, `bbox`; a Feature's `geometry`, `properties`, `id`)
+    /// are refused by name.
+    static func geometry(_ v: JSONValue, path: String) throws(ScoutError) -> JSONValue {
+        guard let members = v.members else {
+            throw ScoutError(.invalidGeometry, "expected a GeoJSON object or a WKT string, not \(v.typeName)", path: path)
+        }
+        if v["type"]?.string == "Feature" {
+            try FieldReader(members, path: path).checkKnown(["type", "geometry", "properties", "id", "bbox"])
+            guard let inner = v["geometry"], let innerMembers = inner.members else {
+                throw ScoutError(.invalidGeometry, "a Feature needs a geometry object", path: "\(path).geometry")
+            }
+            try FieldReader(innerMembers, path: "\(path).geometry").checkKnown(["type", "coordinates", "bbox"])
+            return inner
+        }
+        try FieldReader(members, path: path).checkKnown(["type", "coordinates", "bbox"])
+        return v
     }
 
     static func rings(_ v: JSONValue, path: String) throws(ScoutError) -> [[SIMD2<Double>]] {
@@ -114,8 +132,8 @@ struct RequestFields {
 
     /// A GeoJSON LineString (or a Feature holding one) as points.
     func lineString(_ key: String) throws(ScoutError) -> [GeoPoint] {
-        guard var g = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
-        if g["type"]?.string == "Feature", let inner = g["geometry"] { g = inner }
+        guard let v = object[key] else { throw ScoutError(.invalidRequest, "\(key) is required", path: key) }
+        let g = try RequestFields.geometry(v, path: key)
         guard g["type"]?.string == "LineString", let coords = g["coordinates"] else {
             throw ScoutError(.invalidGeometry, "\(key) must be a GeoJSON LineString", path: "\(key).type")
         }

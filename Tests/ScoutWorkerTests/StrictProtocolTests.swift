@@ -31,6 +31,8 @@ import Testing
         (#"{"op":"search","kind":"gym","near":{"lat":53.3,"lon":-6.2,"alt":10},"radius_m":4000}"#, "invalid_request", "near.alt", "known: lat, lon"),
         (#"{"op":"search","kind":"gym","near":{"place":"Dublin","contry":"IE"},"radius_m":4000}"#, "invalid_request", "near.contry", "did you mean \"country\""),
         (#"{"op":"serch","kind":"gym"}"#, "unknown_op", "op", "did you mean \"search\""),
+        (#"{"op":"search","kind":"gym","within":{"type":"Polygon","coordinates":[[[0,0],[1,0],[1,1],[0,0]]],"crs":"EPSG:2180"}}"#, "invalid_request", "within.crs", "known: type, coordinates, bbox"),
+        (#"{"op":"search","kind":"gym","along":{"type":"LineString","coordinates":[[0,0],[1,1]],"width":5},"distance_m":10}"#, "invalid_request", "along.width", "known:"),
         (#"{"op":"ping","verbose":true}"#, "invalid_request", "verbose", "known: id, op"),
         (#"{"op":"recommend_activities","pet":{"species":"dog","breed":"Border Collie","birth_date":"2021-01-01","colour":"red"},"now":"2026-06-10T14:05:00Z","location":{"place":"Galway"},"weather":{"temperature_c":16}}"#, "invalid_request", "pet.colour", "known:"),
         (#"{"op":"recommend_activities","pet":{"species":"dog","breed":"Labrador","birth_date":"2021-01-01"},"now":"2026-06-10T14:05:00Z","location":{"place":"Galway"},"weather":{"temperature_c":16}}"#, "not_found", "pet.breed", "Labrador Retriever"),
