@@ -27,7 +27,7 @@ import Synchronization
 public final class Engine: Sendable {
     private let sets = Mutex<[String: PointSet]>([:])
     private let writeLock = Mutex(())
-    private let textIndexes = Mutex<[String: (epoch: UInt32, index: TextIndex)]>([:])
+    private let textIndexes = Mutex<[String: (version: UInt64, index: TextIndex)]>([:])
     /// PROJ transformations to lon/lat, cached per CRS.
     public let transforms = CRSTransform.Pool()
     /// Prepared polygons of recent searches, reused when the same area comes again.
@@ -278,7 +278,7 @@ public final class Engine: Sendable {
 
     /// The text index of a kind at a snapshot, rebuilt after writes (see `docs/data-model.md`).
     private func textIndex(kind: String, _ snap: PointSet.Snapshot) -> TextIndex {
-        if let cached = textIndexes.withLock({ $0[kind] }), cached.epoch == snap.epoch { return cached.index }
+        if let cached = textIndexes.withLock({ $0[kind] }), cached.version == snap.version { return cached.index }
         let weights = Catalog.textFieldWeights(kind: kind)
         // Untyped kinds have no searchable fields: an empty index matches nothing.
         let docs = weights.isEmpty ? [] : snap.allLive().map { r -> (id: Int32, fields: [String]) in
@@ -287,7 +287,7 @@ public final class Engine: Sendable {
             return (r.index, Array(Catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count)))
         }
         let index = TextIndex(fieldWeights: weights, documents: docs)
-        textIndexes.withLock { $0[kind] = (snap.epoch, index) }
+        textIndexes.withLock { $0[kind] = (snap.version, index) }
         return index
     }
 

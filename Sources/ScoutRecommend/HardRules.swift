@@ -78,24 +78,24 @@ struct RuleBook {
         limits = weights.rules
         var hot: [(Double, String)] = [], cold: [(Double, String)] = []
         if pet.species == .dog, let b = pet.breed {
-            if b.coatType == "Double" { hot.append((limits["double_coat_max_c"], "a double coat")) }
-            if b.coatLength == "Long" { hot.append((limits["long_coat_max_c"], "a long coat")) }
+            if b.coatType == "Double" { hot.append((limits[.doubleCoatMaxC], "a double coat")) }
+            if b.coatLength == "Long" { hot.append((limits[.longCoatMaxC], "a long coat")) }
             if b.coatType == "Hairless" {
-                cold.append((limits["hairless_min_c"], "no coat"))
+                cold.append((limits[.hairlessMinC], "no coat"))
             } else if b.coatLength == "Short" && (b.coatType == "Smooth" || b.coatType == "Silky") {
-                cold.append((limits["thin_coat_min_c"], "a short, thin coat"))
+                cold.append((limits[.thinCoatMinC], "a short, thin coat"))
             }
-            if b.brachycephalic { hot.append((limits["brachycephalic_max_c"], "a flat-faced breed")) }
+            if b.brachycephalic { hot.append((limits[.brachycephalicMaxC], "a flat-faced breed")) }
             let size = pet.sizeClass
-            if size == .toy || size == .small { cold.append((limits["small_dog_min_c"], "a small dog")) }
+            if size == .toy || size == .small { cold.append((limits[.smallDogMinC], "a small dog")) }
         }
         switch needs.lifeStage {
         case .puppy:
-            hot.append((limits["puppy_max_c"], "a puppy"))
-            cold.append((limits["puppy_min_c"], "a puppy"))
+            hot.append((limits[.puppyMaxC], "a puppy"))
+            cold.append((limits[.puppyMinC], "a puppy"))
         case .senior:
-            hot.append((limits["senior_max_c"], "a senior"))
-            cold.append((limits["senior_min_c"], "a senior"))
+            hot.append((limits[.seniorMaxC], "a senior"))
+            cold.append((limits[.seniorMinC], "a senior"))
         case .adult: break
         }
         for c in PetCondition.allCases where pet.conditions.contains(c) {
@@ -106,9 +106,9 @@ struct RuleBook {
         maxDelta = hotterBy.reduce(0) { $0 + $1.delta }
         minDelta = colderBy.reduce(0) { $0 + $1.delta }
         away = context.isAway
-        seniorMaxIntensity = limits["senior_max_intensity"]
-        flatFaceMaxIntensity = limits["brachycephalic_max_intensity"]
-        flatFaceAboveC = limits["brachycephalic_intensity_above_c"]
+        seniorMaxIntensity = limits[.seniorMaxIntensity]
+        flatFaceMaxIntensity = limits[.brachycephalicMaxIntensity]
+        flatFaceAboveC = limits[.brachycephalicIntensityAboveC]
         isFlatFaced = pet.breed?.brachycephalic == true
     }
 

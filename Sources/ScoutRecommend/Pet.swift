@@ -135,13 +135,12 @@ public struct PetNeeds: Sendable {
 
         let limits = weights.rules
         if let breed = pet.breed, !breed.isMixed, let range = breed.weightKg, let w = pet.weightKg, lifeStage != .puppy {
-            weightStatus = w > range.upperBound * limits["overweight_share"] ? .over
-                : w < range.lowerBound * limits["underweight_share"] ? .under : .healthy
+            weightStatus = w > range.upperBound * limits[.overweightShare] ? .over
+                : w < range.lowerBound * limits[.underweightShare] ? .under : .healthy
         } else {
             weightStatus = .unknown
         }
 
-        let adjust = weights.goalAdjustments
         var g: [Double]
         if pet.species == .dog {
             let b = pet.breed
@@ -151,29 +150,28 @@ public struct PetNeeds: Sendable {
             g = [table.physicalMinutes[level(.energy)], table.mentalSessions[level(.mentalStimulation)],
                  table.socialMinutes[min(5, max(1, sociability)) - 1], table.trainingSessions[level(.trainability)],
                  table.careSessions[level(.shedding)], table.restSessions]
-            if b?.coatLength == "Long" { g[ActivityCategory.care.ordinal] += adjust["long_coat_care_extra"] ?? 0 }
+            if b?.coatLength == "Long" { g[ActivityCategory.care.ordinal] += weights[GoalAdjustment.longCoatCareExtra] }
         } else {
             g = weights.speciesGoals[pet.species]!
         }
         switch lifeStage {
         case .puppy:
-            g[0] *= adjust["puppy_physical_factor"] ?? 1
-            g[ActivityCategory.training.ordinal] += adjust["puppy_training_extra"] ?? 0
-            g[ActivityCategory.rest.ordinal] += adjust["puppy_rest_extra"] ?? 0
+            g[0] *= weights[GoalAdjustment.puppyPhysicalFactor]
+            g[ActivityCategory.training.ordinal] += weights[GoalAdjustment.puppyTrainingExtra]
+            g[ActivityCategory.rest.ordinal] += weights[GoalAdjustment.puppyRestExtra]
         case .senior:
-            g[0] *= adjust["senior_physical_factor"] ?? 1
-            g[ActivityCategory.mental.ordinal] += adjust["senior_mental_extra"] ?? 0
-            g[ActivityCategory.rest.ordinal] += adjust["senior_rest_extra"] ?? 0
+            g[0] *= weights[GoalAdjustment.seniorPhysicalFactor]
+            g[ActivityCategory.mental.ordinal] += weights[GoalAdjustment.seniorMentalExtra]
+            g[ActivityCategory.rest.ordinal] += weights[GoalAdjustment.seniorRestExtra]
         case .adult: break
         }
-        if weightStatus == .over { g[0] *= adjust["overweight_physical_factor"] ?? 1 }
+        if weightStatus == .over { g[0] *= weights[GoalAdjustment.overweightPhysicalFactor] }
         goals = g.map { ($0 * 10).rounded() / 10 }
 
-        let fit = weights.individualFit
         var target = pet.species == .dog ? Double(pet.breed?[.energy] ?? 3) : 3
-        if lifeStage == .senior { target += fit["senior_intensity_shift"] ?? 0 }
-        if lifeStage == .puppy { target += fit["puppy_intensity_shift"] ?? 0 }
-        if weightStatus == .over { target = min(target, fit["overweight_intensity_cap"] ?? 5) }
+        if lifeStage == .senior { target += weights[FitParameter.seniorIntensityShift] }
+        if lifeStage == .puppy { target += weights[FitParameter.puppyIntensityShift] }
+        if weightStatus == .over { target = min(target, weights[FitParameter.overweightIntensityCap]) }
         var cap = (value: 5, because: PetCondition?.none)
         for c in PetCondition.allCases where pet.conditions.contains(c) {
             if let m = limits.conditionMaxIntensity[c.rawValue], m < cap.value { cap = (m, c) }

@@ -52,8 +52,8 @@ struct PetState {
         }
         enjoymentValue = values
         noveltyDays = weights.noveltyDays
-        fitBonus = (weights.individualFit["senior_mental_bonus"] ?? 0, weights.individualFit["overweight_low_impact_bonus"] ?? 0,
-                    weights.individualFit["overweight_intensity_cap"] ?? 3)
+        fitBonus = (weights[FitParameter.seniorMentalBonus], weights[FitParameter.overweightLowImpactBonus],
+                    weights[FitParameter.overweightIntensityCap])
         weightVector = (weights.weight("needs_gap"), weights.weight("individual_fit"), weights.weight("enjoyment"),
                         weights.weight("novelty"), weights.weight("context"))
     }

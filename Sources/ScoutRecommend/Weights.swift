@@ -25,10 +25,15 @@ public struct RecommenderWeights: Sendable {
     public var speciesGoals: [Species: [Double]]
     /// Dogs' goal tables indexed by trait value 1–5.
     public var dogGoals: DogGoalTable
-    /// Goal changes by life stage, coat and weight.
-    public var goalAdjustments: [String: Double]
-    /// Individual-fit parameters.
-    public var individualFit: [String: Double]
+    /// Goal changes by life stage, coat and weight, by name (every ``GoalAdjustment``).
+    public private(set) var goalAdjustments: [String: Double]
+    /// Individual-fit parameters, by name (every ``FitParameter``).
+    public private(set) var individualFit: [String: Double]
+
+    /// A goal adjustment (loading guarantees every one is present and in range).
+    public subscript(_ a: GoalAdjustment) -> Double { goalAdjustments[a.rawValue]! }
+    /// An individual-fit parameter (loading guarantees every one is present and in range).
+    public subscript(_ p: FitParameter) -> Double { individualFit[p.rawValue]! }
     /// Hard-rule limits.
     public var rules: RuleLimits
 
@@ -71,8 +76,8 @@ public struct RecommenderWeights: Sendable {
         public var lightRainMmH: Double
         /// Sustained wind from which every outdoor activity is off, like a thunderstorm.
         public var stormWindKmh: Double
-        /// Changes to an activity's temperature range and intensity, by name (see `docs/recommender.md`).
-        public var values: [String: Double]
+        /// Every limit by name (see `docs/recommender.md`); read them through the typed subscript.
+        public private(set) var values: [String: Double]
         /// Highest intensity allowed with a condition.
         public var conditionMaxIntensity: [String: Int]
         /// Change to the highest temperature with a condition.
@@ -80,12 +85,9 @@ public struct RecommenderWeights: Sendable {
         /// The home radius when a request gives none, metres.
         public var homeRadiusM: Double
 
-        /// A named value. Loading guarantees every name of ``RecommenderWeights/ruleRanges``
-        /// is present; asking for another name is a programming error (caught in debug builds).
-        public subscript(_ name: String) -> Double {
-            assert(values[name] != nil || RecommenderWeights.ruleRanges[name] != nil, "unknown rule limit \(name)")
-            return values[name] ?? 0
-        }
+        /// A limit. Loading guarantees every ``RuleLimit`` is present and in its range, and the
+        /// names are an enum, so a misspelt limit is a compile error, never a 0.
+        public subscript(_ limit: RuleLimit) -> Double { values[limit.rawValue]! }
     }
 
     /// The weight of a term (loading guarantees all of ``activityTermNames``).
@@ -97,7 +99,7 @@ public struct RecommenderWeights: Sendable {
     /// Every entry of `rules` in `weights.json` with its allowed range (°C shifts, mm/h,
     /// km/h, intensities 1–5, shares, metres). A missing, unknown or out-of-range entry
     /// fails the load with its path: a typo never becomes a limit of 0.
-    public static let ruleRanges: [String: ClosedRange<Double>] = [
+    static let ruleRanges: [String: ClosedRange<Double>] = [
         "dry_mm_h": 0...100, "light_rain_mm_h": 0...100, "storm_wind_kmh": 1...500,
         "double_coat_max_c": -40...0, "long_coat_max_c": -40...0, "thin_coat_min_c": 0...40, "hairless_min_c": 0...40,
         "small_dog_min_c": 0...40, "brachycephalic_max_c": -40...0, "brachycephalic_max_intensity": 1...5,
@@ -106,13 +108,13 @@ public struct RecommenderWeights: Sendable {
         "overweight_share": 1...3, "underweight_share": 0.1...1, "home_radius_m": 1...100_000,
     ]
     /// The entries of `goal_adjustments`, with their ranges.
-    public static let goalAdjustmentRanges: [String: ClosedRange<Double>] = [
+    static let goalAdjustmentRanges: [String: ClosedRange<Double>] = [
         "puppy_physical_factor": 0...5, "puppy_training_extra": 0...100, "puppy_rest_extra": 0...100,
         "senior_physical_factor": 0...5, "senior_mental_extra": 0...100, "senior_rest_extra": 0...100,
         "long_coat_care_extra": 0...100, "overweight_physical_factor": 0...5,
     ]
     /// The entries of `individual_fit`, with their ranges.
-    public static let individualFitRanges: [String: ClosedRange<Double>] = [
+    static let individualFitRanges: [String: ClosedRange<Double>] = [
         "senior_intensity_shift": -4...4, "puppy_intensity_shift": -4...4, "overweight_intensity_cap": 1...5,
         "senior_mental_bonus": 0...1, "overweight_low_impact_bonus": 0...1,
     ]
@@ -261,4 +263,38 @@ public struct RecommenderWeights: Sendable {
             individualFit: try numbers(try required(top, "individual_fit"), individualFitRanges),
             rules: rules, places: places)
     }
+}
+
+/// The limits of the hard rules (`rules` in `data/weights.json`), by their names in the file.
+public enum RuleLimit: String, CaseIterable, Sendable {
+    case dryMmH = "dry_mm_h", lightRainMmH = "light_rain_mm_h", stormWindKmh = "storm_wind_kmh"
+    case doubleCoatMaxC = "double_coat_max_c", longCoatMaxC = "long_coat_max_c", thinCoatMinC = "thin_coat_min_c"
+    case hairlessMinC = "hairless_min_c", smallDogMinC = "small_dog_min_c", brachycephalicMaxC = "brachycephalic_max_c"
+    case brachycephalicMaxIntensity = "brachycephalic_max_intensity", brachycephalicIntensityAboveC = "brachycephalic_intensity_above_c"
+    case puppyMaxC = "puppy_max_c", puppyMinC = "puppy_min_c", seniorMaxC = "senior_max_c", seniorMinC = "senior_min_c"
+    case seniorMaxIntensity = "senior_max_intensity", overweightShare = "overweight_share", underweightShare = "underweight_share"
+    case homeRadiusM = "home_radius_m"
+
+    /// The values the file may give it.
+    public var range: ClosedRange<Double> { RecommenderWeights.ruleRanges[rawValue]! }
+}
+
+/// The goal adjustments (`goal_adjustments` in `data/weights.json`).
+public enum GoalAdjustment: String, CaseIterable, Sendable {
+    case puppyPhysicalFactor = "puppy_physical_factor", puppyTrainingExtra = "puppy_training_extra", puppyRestExtra = "puppy_rest_extra"
+    case seniorPhysicalFactor = "senior_physical_factor", seniorMentalExtra = "senior_mental_extra", seniorRestExtra = "senior_rest_extra"
+    case longCoatCareExtra = "long_coat_care_extra", overweightPhysicalFactor = "overweight_physical_factor"
+
+    /// The values the file may give it.
+    public var range: ClosedRange<Double> { RecommenderWeights.goalAdjustmentRanges[rawValue]! }
+}
+
+/// The individual-fit parameters (`individual_fit` in `data/weights.json`).
+public enum FitParameter: String, CaseIterable, Sendable {
+    case seniorIntensityShift = "senior_intensity_shift", puppyIntensityShift = "puppy_intensity_shift"
+    case overweightIntensityCap = "overweight_intensity_cap", seniorMentalBonus = "senior_mental_bonus"
+    case overweightLowImpactBonus = "overweight_low_impact_bonus"
+
+    /// The values the file may give it.
+    public var range: ClosedRange<Double> { RecommenderWeights.individualFitRanges[rawValue]! }
 }

@@ -19,7 +19,13 @@ import Testing
 
     @Test func theShippedWeightsLoad() throws {
         let w = try RecommenderWeights.parse(try JSONReader.parse(Self.text))
-        for name in RecommenderWeights.ruleRanges.keys { #expect(w.rules.values[name] != nil, "\(name)") }
+        // Every typed name is in the file, in its range, and the file holds nothing else.
+        for l in RuleLimit.allCases { #expect(l.range.contains(w.rules[l]), "\(l)") }
+        for a in GoalAdjustment.allCases { #expect(a.range.contains(w[a]), "\(a)") }
+        for p in FitParameter.allCases { #expect(p.range.contains(w[p]), "\(p)") }
+        #expect(Set(w.rules.values.keys) == Set(RuleLimit.allCases.map(\.rawValue)))
+        #expect(Set(w.goalAdjustments.keys) == Set(GoalAdjustment.allCases.map(\.rawValue)))
+        #expect(Set(w.individualFit.keys) == Set(FitParameter.allCases.map(\.rawValue)))
     }
 
     @Test(arguments: [
