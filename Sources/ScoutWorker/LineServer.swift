@@ -3,33 +3,50 @@ import Glibc
 #endif
 
 import Dispatch
+import Synchronization
 
-/// Runs a ``Worker`` over file descriptors: request lines in, response lines out.
+/// Runs a ``Worker`` over file descriptors: request lines in, response lines out. Both
+/// `scout serve` and `scout rank` are this pipeline.
 ///
 /// When several complete request lines are already waiting, consecutive read-only
-/// requests (every op ``Worker/operations`` marks read-only) are answered in parallel; a
-/// write (`load`, `upsert`, `remove`) waits for the reads before it and runs alone, so
-/// every request sees exactly the writes that came before it. Responses are written in
-/// request order, each as soon as it and every response before it are ready: a fast
-/// answer is never held by a slower request sent after it, and a slow one holds those
-/// after it for at most the worker's deadline.
+/// requests (every op ``Worker/operations`` marks read-only) are answered in parallel on
+/// up to ``threads`` threads; a write (`load`, `upsert`, `remove`) waits for the reads
+/// before it and runs alone, so every request sees exactly the writes that came before it
+/// and no read after it misses it. Responses are written in request order, each as soon
+/// as it and every response before it are ready: a fast answer is never held by a slower
+/// request sent after it, and a slow one holds those after it for at most the worker's
+/// deadline. With ``readOnly``, a write op is answered with an error and not run.
 ///
 /// Input is read in 64 KiB blocks and split on `\n` (a trailing `\r` is ignored); a line
 /// longer than ``Worker/maximumLineBytes`` is skipped to its end and answered with
-/// `limit_exceeded`. Each response line is written with one `write` call as soon as it is
-/// ready, so a caller waiting for an answer always gets it. Nothing else goes to the
-/// output; EOF ends the loop.
+/// `limit_exceeded`. Each response line is written with one `write` call. Nothing else
+/// goes to the output; EOF ends the loop. The output of a run depends only on the
+/// requests and the engine, never on the thread count.
 public struct LineServer {
     let worker: Worker
     let input: Int32
     let output: Int32
+    /// Most requests answered at once.
+    public let threads: Int
+    /// True to refuse write ops (`scout rank`).
+    public let readOnly: Bool
+    /// Called on the writing thread after each response line is written.
+    let observer: ((Worker.Response) -> Void)?
 
-    /// Serves `worker` from `input` to `output` (default: stdin and stdout).
-    public init(worker: Worker, input: Int32 = 0, output: Int32 = 1) {
+    /// Serves `worker` from `input` to `output` (default: stdin and stdout) on `threads`
+    /// threads (default: every core).
+    public init(worker: Worker, input: Int32 = 0, output: Int32 = 1, threads: Int = LineServer.defaultThreads,
+                readOnly: Bool = false, observer: ((Worker.Response) -> Void)? = nil) {
         self.worker = worker
         self.input = input
         self.output = output
+        self.threads = max(1, threads)
+        self.readOnly = readOnly
+        self.observer = observer
     }
+
+    /// The number of cores this process may use.
+    public static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Serves until end of input. Returns the number of requests answered.
     @discardableResult
@@ -67,7 +84,7 @@ public struct LineServer {
             }
         }
         if skipping {
-            emit(worker.respondToOversizedLine())
+            emit(Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded))
             answered += 1
         } else if !buffer.isEmpty {
             answered += handle(buffer[...])
@@ -97,26 +114,34 @@ public struct LineServer {
         var i = 0
         while i < parsed.count {
             var j = i
-            while j < parsed.count && parsed[j].isReadOnly { j += 1 }
-            if j - i >= 2 {
+            while j < parsed.count && (readOnly || parsed[j].isReadOnly) { j += 1 }
+            if j - i >= 2 && threads >= 2 {
                 let group = Array(parsed[i..<j])
                 let out = ResponseSlots(count: group.count)
-                let worker = self.worker
+                let worker = self.worker, readOnly = self.readOnly
+                let next = Atomic<Int>(0)
+                let lanes = min(threads, group.count)
                 DispatchQueue.global().async {
-                    DispatchQueue.concurrentPerform(iterations: group.count) { k in out.set(k, worker.execute(group[k])) }
+                    DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+                        while true {
+                            let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                            guard k < group.count else { return }
+                            out.set(k, worker.execute(group[k], allowWrites: !readOnly))
+                        }
+                    }
                 }
                 for k in 0..<group.count { emit(out.get(k)) }
             } else {
-                for k in i..<j { emit(worker.execute(parsed[k])) }
+                for k in i..<j { emit(worker.execute(parsed[k], allowWrites: !readOnly)) }
             }
-            if j < parsed.count { emit(worker.execute(parsed[j])); j += 1 }
+            if j < parsed.count { emit(worker.execute(parsed[j], allowWrites: !readOnly)); j += 1 }
             i = j
         }
         return parsed.count
     }
 
-    private func emit(_ bytes: [UInt8]) {
-        var out = bytes
+    private func emit(_ response: Worker.Response) {
+        var out = response.line
         out.append(0x0A)
         out.withUnsafeBytes { raw in
             var off = 0
@@ -126,32 +151,32 @@ public struct LineServer {
                 off += w
             }
         }
+        observer?(response)
     }
 }
 
 /// Response slots filled by parallel workers, each slot by exactly one of them, and read
 /// in order by the writer as each becomes ready.
 private final class ResponseSlots: @unchecked Sendable {
-    // @unchecked: each index is written once by one iteration of concurrentPerform before
-    // it signals that slot's semaphore, and read only after waiting on it, so no slot is
-    // ever accessed concurrently.
-    private var slots: UnsafeMutableBufferPointer<[UInt8]>
+    // @unchecked: each index is written once by one worker before it signals that slot's
+    // semaphore, and read only after waiting on it, so no slot is ever accessed concurrently.
+    private var slots: UnsafeMutableBufferPointer<Worker.Response>
     private let ready: [DispatchSemaphore]
     init(count: Int) {
         slots = .allocate(capacity: count)
-        slots.initialize(repeating: [])
+        slots.initialize(repeating: Worker.Response(line: [], error: nil))
         ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
     }
     deinit {
         slots.deinitialize()
         slots.deallocate()
     }
-    func set(_ i: Int, _ value: [UInt8]) {
+    func set(_ i: Int, _ value: Worker.Response) {
         slots[i] = value
         ready[i].signal()
     }
     /// Waits until slot `i` is filled, then takes it.
-    func get(_ i: Int) -> [UInt8] {
+    func get(_ i: Int) -> Worker.Response {
         ready[i].wait()
         return slots[i]
     }

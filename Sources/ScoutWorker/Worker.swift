@@ -154,11 +154,23 @@ public final class Worker: Sendable {
     /// Longest string `id` echoed back, in bytes.
     public static let maximumIdBytes = 256
 
+    /// A response line and, for an error, its code.
+    public struct Response: Sendable {
+        /// The line, without its newline.
+        public let line: [UInt8]
+        /// The error's code; `nil` for `"ok": true`.
+        public let error: ScoutError.Code?
+    }
+
     /// Runs a parsed request and returns its response line.
-    public func execute(_ parsed: Parsed) -> [UInt8] {
+    public func execute(_ parsed: Parsed) -> [UInt8] { execute(parsed, allowWrites: true).line }
+
+    /// Runs a parsed request; with `allowWrites` false a write op is answered with an
+    /// `invalid_request` error and not run (`scout rank`).
+    public func execute(_ parsed: Parsed, allowWrites: Bool) -> Response {
         guard case .request(let id, let request) = parsed else {
-            if case .response(let bytes) = parsed { return bytes }
-            return []
+            if case .response(let bytes) = parsed { return Response(line: bytes, error: Worker.errorCode(of: bytes)) }
+            return Response(line: [], error: .internal)
         }
         do throws(ScoutError) {
             let fields = RequestFields(object: request)
@@ -168,6 +180,10 @@ public final class Worker: Sendable {
                 throw ScoutError(.unknownOp, "unknown op \"\(JSONReader.shown(name))\"\(Suggestions.hint(for: name, among: Worker.operationNames)); "
                                  + "known: \(Worker.operationNames.joined(separator: ", "))", path: "op")
             }
+            guard allowWrites || op.isReadOnly else {
+                throw ScoutError(.invalidRequest, "\(name) changes the catalogue; a ranking job answers only read-only ops "
+                                 + "(\(Worker.operations.filter(\.isReadOnly).map(\.name).joined(separator: ", ")))", path: "op")
+            }
             try fields.reader.checkKnown(["id", "op"] + op.fields)
             var w = JSONWriter()
             w.objectStart()
@@ -176,10 +192,16 @@ public final class Worker: Sendable {
             w.key("result")
             try GeometryDeadline.run(milliseconds: deadlineMilliseconds) { () throws(ScoutError) in try op.run(self, fields, &w) }
             w.objectEnd()
-            return w.bytes
+            return Response(line: w.bytes, error: nil)
         } catch {
-            return errorLine(id: id, error)
+            return Response(line: errorLine(id: id, error), error: error.code)
         }
+    }
+
+    /// The code of a ready error line (lines the parser answered itself).
+    static func errorCode(of line: [UInt8]) -> ScoutError.Code? {
+        guard let v = try? JSONReader.parse(line), let code = v["error"]?["code"]?.string else { return nil }
+        return ScoutError.Code(rawValue: code)
     }
 
     /// A response line for a request line that was too long (the line itself is dropped).

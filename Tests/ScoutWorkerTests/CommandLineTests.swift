@@ -1,0 +1,112 @@
+import Foundation
+import ScoutJSON
+import ScoutTestSupport
+import Testing
+
+/// The `scout` command line end to end: exact help and error text, and `scout rank`
+/// answering exactly as `scout serve` does, for any thread count.
+@Suite(.serialized) struct CommandLineTests {
+    /// Runs `scout` with arguments and stdin; returns stdout, stderr and the exit status.
+    static func run(_ arguments: [String], stdin: String = "") throws -> (out: String, err: String, status: Int32) {
+        let p = Process()
+        p.executableURL = ScoutProcess.binary
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["COLUMNS"] = nil
+        p.environment = env
+        let i = Pipe(), o = Pipe(), e = Pipe()
+        p.standardInput = i; p.standardOutput = o; p.standardError = e
+        try p.run()
+        let writer = Thread { i.fileHandleForWriting.write(Data(stdin.utf8)); try? i.fileHandleForWriting.close() }
+        writer.start()
+        let out = o.fileHandleForReading.readDataToEndOfFile(), err = e.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self), p.terminationStatus)
+    }
+
+    @Test(arguments: [(["--help"], "scout-help.txt"), (["serve", "--help"], "serve-help.txt"), (["rank", "--help"], "rank-help.txt")])
+    func helpIsExactly(_ arguments: [String], _ fixture: String) throws {
+        let expected = try String(contentsOfFile: Repository.root + "/Tests/Fixtures/cli/" + fixture, encoding: .utf8)
+        let r = try Self.run(arguments)
+        #expect(r.status == 0)
+        #expect(r.out == expected)
+    }
+
+    @Test(arguments: [
+        (["serve", "--bogus"], "Error: Unknown option '--bogus'\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
+        (["rank", "--threads", "0"], "Error: --threads must be between 1 and 1024\nUsage: scout rank [--data <dir>] [--load <path[:kind]> ...] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--input <file> ...] [--output <file>] [--quiet] [--fail-on-error]\n  See 'scout rank --help' for more information.\n"),
+        (["serve", "--deadline-ms", "soon"], "Error: The value 'soon' is invalid for '--deadline-ms <ms>'\nHelp:  --deadline-ms <ms>  Longest a request's geometry work may run, in milliseconds; 0 for none.\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
+        (["fly"], "Error: Unexpected argument 'fly'\nUsage: scout <subcommand>\n  See 'scout --help' for more information.\n"),
+    ])
+    func usageErrorsNameTheOption(_ arguments: [String], _ expected: String) throws {
+        let r = try Self.run(arguments)
+        #expect(r.status == 64)
+        #expect(r.out.isEmpty)
+        #expect(r.err == expected)
+    }
+
+    @Test func versionPrintsTheProtocolVersion() throws {
+        let r = try Self.run(["version"])
+        #expect(r.status == 0 && r.out == "0.1.0\n")
+    }
+
+    /// Seeded read-only requests of every kind, plus bad lines, for the rank/serve comparison.
+    static let requests: [String] = {
+        var rng = SplitMix64(seed: 13)
+        let places = ["Galway", "Dublin", "Wrocław", "London", "Cork", "Kraków"]
+        let breeds = ["Border Collie", "Labrador Retriever", "Beagle", "Mixed", "Pug", "Dachshund"]
+        var out: [String] = []
+        for i in 0..<400 {
+            let place = rng.pick(places), breed = rng.pick(breeds)
+            let hour = rng.int(0...23), temp = rng.int(-5...30)
+            switch i % 8 {
+            case 0, 1:
+                out.append(#"{"id":\#(i),"op":"recommend_activities","pet":{"name":"P\#(i)","species":"dog","breed":"\#(breed)","birth_date":"201\#(rng.int(0...9))-0\#(rng.int(1...9))-1\#(rng.int(0...9))"},"now":"2026-06-1\#(rng.int(0...9))T\#(String(format: "%02d", hour)):05:00Z","location":{"place":"\#(place)"},"weather":{"temperature_c":\#(temp)}\#(i % 3 == 0 ? "" : #","seed":\#(rng.int(0...999))"#)}"#)
+            case 2: out.append(#"{"id":\#(i),"op":"recommend_dogs","from":{"place":"\#(place)"},"radius_m":8000,"experience":\#(rng.int(1...5)),"limit":5}"#)
+            case 3: out.append(#"{"id":\#(i),"op":"rank_gyms","from":{"place":"\#(place)"},"now":"2026-11-2\#(rng.int(0...9))T0\#(rng.int(6...9)):00:00+01:00","limit":4}"#)
+            case 4: out.append(#"{"id":\#(i),"op":"search","kind":"gym","near":{"place":"\#(place)"},"radius_m":\#(rng.int(500...9000)),"limit":5}"#)
+            case 5: out.append(#"{"id":\#(i),"op":"nearest","kind":"dog","from":{"place":"\#(place)"},"k":3,"filter":{"breed":"\#(breed)"}}"#)
+            case 6: out.append(#"{"id":\#(i),"op":"progress","pet":{"species":"dog","breed":"\#(breed)","birth_date":"2020-01-01"},"now":"2026-06-10T12:00:00Z","log":[{"activity":"fetch","start":"2026-06-09T10:00:00Z","minutes":20}]}"#)
+            default: out.append(i % 16 == 7 ? "not json \(i)" : #"{"id":\#(i),"op":"place","name":"\#(place)"}"#)
+            }
+        }
+        return out
+    }()
+
+    static var catalogArguments: [String] {
+        ["--data", Repository.data, "--load", CatalogServeTests.dogs.path, "--load", Repository.data + "/sample/gyms.jsonl"]
+    }
+
+    @Test func rankAnswersExactlyAsServeForAnyThreadCount() throws {
+        let input = Self.requests.joined(separator: "\n") + "\n"
+        let serve = try Self.run(["serve"] + Self.catalogArguments, stdin: input)
+        #expect(serve.status == 0)
+        #expect(serve.out.split(separator: "\n").count == Self.requests.count)
+        for threads in ["1", "2", "5"] {
+            let rank = try Self.run(["rank", "--threads", threads, "--quiet"] + Self.catalogArguments, stdin: input)
+            #expect(rank.status == 0)
+            #expect(rank.out == serve.out, "threads \(threads)")
+        }
+        let errors = serve.out.split(separator: "\n").filter { $0.contains(#""ok":false"#) }.count
+        #expect(errors == 25, "the bad lines, and only they, are errors")
+    }
+
+    @Test func rankRefusesWritesReportsASummaryAndFailsOnlyWhenAsked() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scout-rank-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let a = dir + "/a.jsonl", b = dir + "/b.jsonl", out = dir + "/out.jsonl"
+        try (#"{"id":1,"op":"ping"}"# + "\n" + #"{"id":2,"op":"upsert","records":[{"id":"x","kind":"cafe","lat":1,"lon":1}]}"# + "\n")
+            .write(toFile: a, atomically: true, encoding: .utf8)
+        try (#"{"id":3,"op":"search","kind":"cafe","near":{"lat":1,"lon":1},"radius_m":5}"# + "\n" + "{oops\n").write(toFile: b, atomically: true, encoding: .utf8)
+        let r = try Self.run(["rank", "--input", a, b, "--output", out])
+        #expect(r.status == 0)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map { try json(String($0)) }
+        #expect(lines.map { $0["id"] } == [.number("1"), .number("2"), .number("3"), .null])
+        #expect(lines[1]["error"]?["code"] == .string("invalid_request") && lines[1]["error"]?["path"] == .string("op"))
+        #expect(lines[2]["error"]?["code"] == .string("not_found"), "the refused upsert changed nothing")
+        #expect(r.err.contains("scout rank: 4 requests, 3 errors (invalid_request 1, not_found 1, parse_error 1)"), "\(r.err)")
+        let failing = try Self.run(["rank", "--input", a, "--output", out, "--fail-on-error", "--quiet"])
+        #expect(failing.status == 3)
+        #expect(!failing.err.contains("scout rank:"))
+    }
+}
