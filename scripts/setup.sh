@@ -12,5 +12,12 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+# Java 17 for the Spark job (scripts/spark_rank.py); PySpark itself comes from PyPI when first needed.
+if ! command -v java >/dev/null 2>&1; then
+  echo "setup: installing openjdk-17-jre-headless" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+fi
 pkg-config --exists geos proj || { echo "setup: pkg-config cannot find geos and proj" >&2; exit 1; }
 echo "setup: GEOS $(pkg-config --modversion geos), PROJ $(pkg-config --modversion proj)" >&2

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: set-up check, data checks, then the Swift test suite.
+# Runs every test: set-up check, data checks, the Spark job against scout rank, short fuzz
+# runs, then the Swift test suite (last, so its summary closes the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -7,4 +8,8 @@ python3 scripts/build_data.py --sample-dogs --if-missing
 python3 scripts/build_data.py --time-zones --if-missing
 python3 scripts/check_activities.py
 swift build --build-tests 2>&1 | tail -n 3
+if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout" > .build/spark-test.log 2>&1; then
+  tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
+fi
+grep "^spark_test" .build/spark-test.log
 swift test --skip-build --parallel --num-workers 2 2>&1 | tail -n 40
