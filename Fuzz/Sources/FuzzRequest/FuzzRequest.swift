@@ -10,7 +10,9 @@ let sharedWorker = Worker(engine: FuzzSupport.makeEngine())
 /// libFuzzer entry: each line of the input is one request to `Worker.respond(to:)`.
 ///
 /// The worker promises never to crash on input and always to answer one line: a JSON
-/// object with `"ok"` (a boolean) and the request's `id`. Inputs that write (`upsert`,
+/// object with `"ok"` (a boolean) and the request's `id`; and a read-only request asked
+/// twice answers the same bytes (the region cache, the text index cache and the CRS pool
+/// must not show in answers). Inputs that write (`upsert`,
 /// `remove`) run on a fresh engine so that every input replays the same way alone.
 /// `load` requests are skipped: they read files named by the input (a fuzzer could name
 /// `/dev/zero`), which says nothing about the worker.
@@ -32,6 +34,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     for (line, p) in parsed {
         let response = worker.execute(p)
         check(response, for: line, parsed: p)
+        // Same request, same engine, same answer, byte for byte (caches must not show).
+        if p.isReadOnly, worker.execute(p) != response {
+            fatalError("a read-only request answered differently the second time")
+        }
     }
     return 0
 }
