@@ -70,6 +70,63 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
         }
     }
 
+    /// Readers on other threads query snapshots while the writer compacts every few hundred
+    /// writes: each snapshot answers box, radius and nearest exactly like a brute force over
+    /// its own live entries, and passes its invariant checks.
+    @Test func readersSeeWholeEpochsDuringCompactions() async {
+        let set = PointSet(compactionSlack: 32)
+        var rng = SplitMix64(seed: 77)
+        let cloud = Scenario.cloud(count: 2000, &rng)
+        try! set.upsert((0..<400).map { PointSet.Record(id: "q\($0)", point: rng.pick(cloud)) })
+        let done = Flag()
+        let failures = await withTaskGroup(of: [String].self) { group in
+            group.addTask {
+                var rng = SplitMix64(seed: 8)
+                for _ in 0..<3000 {
+                    if rng.chance(0.85) {
+                        try! set.upsert((0..<rng.int(1...20)).map { _ in PointSet.Record(id: "q\(rng.int(0...450))", point: rng.pick(cloud)) })
+                    } else {
+                        set.remove(ids: (0..<rng.int(1...10)).map { _ in "q\(rng.int(0...450))" })
+                    }
+                    if rng.chance(0.01) { await Task.yield() }
+                }
+                done.set()
+                return set.compactionCount >= 20 ? [] : ["only \(set.compactionCount) compactions"]
+            }
+            for reader in 0..<2 {
+                group.addTask {
+                    var rng = SplitMix64(seed: 500 + UInt64(reader))
+                    var problems: [String] = []
+                    var rounds = 0
+                    while (!done.isSet || rounds < 10) && problems.isEmpty {
+                        rounds += 1
+                        let s = set.snapshot()
+                        let refs = s.allLive()
+                        let live = refs.map { s.entry($0) }
+                        if live.count != s.liveCount { problems.append("allLive \(live.count) vs liveCount \(s.liveCount)") }
+                        let box = Scenario.box(&rng, edgesFrom: cloud)
+                        let wantBox = Set(zip(refs, live).filter { box.contains($0.1.point) }.map(\.0))
+                        if Set(s.entries(in: box)) != wantBox { problems.append("version \(s.version): box \(box)") }
+                        let c = rng.pick(cloud), r = Scenario.radius(&rng)
+                        let wantR = Set(zip(refs, live).filter { Geodesic.distance(lat1: c.lat, lon1: c.lon, lat2: $0.1.lat, lon2: $0.1.lon) <= r }.map(\.0))
+                        if Set(s.entries(within: r, of: c)) != wantR { problems.append("version \(s.version): radius \(r) at \(c)") }
+                        let k = rng.int(1...20)
+                        let wantK = zip(refs, live).map { ($0.0, Oracle.mm($0.1.point, c), $0.1.id) }.sorted { ($0.1, $0.2) < ($1.1, $1.2) }.prefix(k).map(\.0)
+                        if s.nearest(to: c, k: k).map(\.ref) != Array(wantK) { problems.append("version \(s.version): nearest k \(k)") }
+                        if rounds % 8 == 0 { problems += s._invariantViolations().map { "version \(s.version): \($0)" } }
+                        await Task.yield()
+                    }
+                    return problems.map { "reader \(reader): \($0)" }
+                }
+            }
+            var all: [String] = []
+            for await f in group { all += f }
+            return all
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5).joined(separator: "\n"))")
+        set._checkInvariants()
+    }
+
     /// A snapshot taken before compactions answers box, radius, nearest and allLive
     /// exactly as it did, from the old chunks, however many compactions followed.
     @Test func oldSnapshotsAnswerAsAtTheirEpochAfterCompaction() throws {
