@@ -45,6 +45,8 @@ bin=$(cd Fuzz && swift build -c release --scratch-path "$scratch" --show-bin-pat
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-"allocator_may_return_null=1"}
 export SCOUT_ROOT="$root"
+# Swift's own crash backtracer trips ASan (it copies stack memory); libFuzzer prints the stack.
+export SWIFT_BACKTRACE=enable=no
 status=0
 summary=()
 for t in "${targets[@]}"; do

@@ -35,10 +35,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// A CRS text with no digit names no code, so only a guess by name could have accepted it.
+/// A bare name ("foo", "WGS", "Irish Grid": letters, spaces, `-`, `_`) names no CRS by
+/// code, URN, PROJ string, WKT or PROJJSON: only a guess by name could accept it.
 func checkCRSWasNotGuessed(_ crs: String?) {
-    if let crs, !crs.contains(where: { $0.isASCII && $0.isNumber }) {
-        fatalError("the CRS \"\(crs.prefix(40))\" names no code, yet a region was built in it (PROJ guessed by name)")
+    guard let crs, !crs.isEmpty else { return }
+    if crs.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == " " || $0 == "-" || $0 == "_" }) {
+        fatalError("the CRS \"\(crs.prefix(40))\" is a bare name, yet a region was built in it (PROJ guessed by name)")
     }
 }
 

@@ -31,16 +31,49 @@ let reads = [
     #"{"id":10,"op":"stats"}"#,
 ].map { Array($0.utf8)[...] }
 
+/// The first record of `data/sample/<file>.jsonl`: writes upsert whole, valid records.
+func template(_ file: String) -> [(String, JSONValue)] {
+    let path = FuzzSupport.repositoryRoot + "/data/sample/\(file).jsonl"
+    guard let f = fopen(path, "r") else { FuzzSupport.fail("cannot open \(path)") }
+    defer { fclose(f) }
+    var buffer: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(buffer) }
+    guard getline(&buffer, &capacity, f) > 0, let b = buffer, let v = try? JSONReader.parse(String(cString: b)),
+          let members = v.members else { FuzzSupport.fail("cannot read a record from \(path)") }
+    return members
+}
+let dogTemplate = template("dogs"), gymTemplate = template("gyms")
+
+/// `template` with `id`, `lat` and `lon` replaced.
+func record(_ template: [(String, JSONValue)], id: String, lat: Double, lon: Double, into w: inout JSONWriter) {
+    w.objectStart()
+    for (k, v) in template {
+        w.key(k)
+        switch k {
+        case "id": w.string(id)
+        case "lat": w.number(lat, decimals: 5)
+        case "lon": w.number(lon, decimals: 5)
+        default: w.value(v)
+        }
+    }
+    w.objectEnd()
+}
+
 func writeLine(_ round: Int) -> ArraySlice<UInt8> {
-    let lat = 53.27 + Double(round % 50) * 0.001, lon = -9.05 - Double(round % 37) * 0.001
-    let glat = 53.34 + Double(round % 20) * 0.001
     if round % 3 == 2 {
         return Array(#"{"id":"w\#(round)","op":"remove","kind":"dog","ids":["stress-\#(round - 1)","stress-\#(round - 2)"]}"#.utf8)[...]
     }
-    return Array(("{\"id\":\"w\(round)\",\"op\":\"upsert\",\"records\":["
-        + "{\"id\":\"stress-\(round)\",\"kind\":\"dog\",\"lat\":\(lat),\"lon\":\(lon),\"name\":\"Loves \(round)\",\"breed\":\"Beagle\"},"
-        + "{\"id\":\"stress-gym-\(round % 7)\",\"kind\":\"gym\",\"lat\":\(glat),\"lon\":-6.26,\"name\":\"Gym \(round)\",\"opening_hours\":\"Mo-Fr 06:00-22:00\",\"timezone\":\"Europe/Dublin\"}"
-        + "]}").utf8)[...]
+    var w = JSONWriter()
+    w.objectStart()
+    w.key("id"); w.string("w\(round)")
+    w.key("op"); w.string("upsert")
+    w.key("records"); w.arrayStart()
+    record(dogTemplate, id: "stress-\(round)", lat: 53.27 + Double(round % 50) * 0.001, lon: -9.05 - Double(round % 37) * 0.001, into: &w)
+    record(gymTemplate, id: "stress-gym-\(round % 7)", lat: 53.34 + Double(round % 20) * 0.001, lon: -6.26, into: &w)
+    w.arrayEnd()
+    w.objectEnd()
+    return w.bytes[...]
 }
 
 final class Failures: @unchecked Sendable {
