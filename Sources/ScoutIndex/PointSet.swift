@@ -397,7 +397,9 @@ public final class PointSet: Sendable {
         guard w.levels.count >= (compacting ? 1 : 2) else { return }
         w.merging = true
         w.mergeInputs = w.levels.count
-        let inputs = w.levels.map(\.tree)
+        let inputCount = w.levels.count
+        // A compaction reads the store, not the trees (see `compacted`).
+        let inputs = compacting ? [] : w.levels.map(\.tree)
         // The merge drops the entries removed by now; later removals are the merged level's.
         let removedBefore = w.levels.reduce(0) { $0 + $1.removed }
         let table = EntryTable(chunks: w.chunks, count: w.entryCount)
@@ -412,7 +414,7 @@ public final class PointSet: Sendable {
                 writer.withLock { w in
                     // The merged inputs are still the oldest levels, and no other compaction
                     // ran meanwhile (none starts while `merging`): numbers are as scheduled.
-                    Self.install(c, replacingLevels: inputs.count, tailStart: tailStart, in: &w)
+                    Self.install(c, replacingLevels: inputCount, tailStart: tailStart, in: &w)
                     w.merging = false
                     _ = reclaimIfNeeded(&w)
                     publish(w, restructured: true)
@@ -421,10 +423,10 @@ public final class PointSet: Sendable {
                 let merged = Self.build(table: table, epoch: epoch, trees: inputs, range: 0..<0)
                 writer.withLock { w in
                     // The merged inputs are still the oldest levels: only this merge removes them.
-                    let replaced = w.levels.prefix(inputs.count)
+                    let replaced = w.levels.prefix(inputCount)
                     let level = Level(tree: merged, start: replaced[0].start,
                                       removed: replaced.reduce(0) { $0 + $1.removed } - removedBefore)
-                    w.levels.replaceSubrange(0..<inputs.count, with: [level])
+                    w.levels.replaceSubrange(0..<inputCount, with: [level])
                     w.merging = false
                     _ = reclaimIfNeeded(&w)
                     publish(w, restructured: true)
