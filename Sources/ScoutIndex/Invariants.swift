@@ -43,7 +43,7 @@ extension PointSet {
             let s = snapshot()
             if s.version != w.epoch { problems.append("published version \(s.version), writer epoch \(w.epoch)") }
             if s.table.count != w.entryCount { problems.append("published \(s.table.count) slots, writer \(w.entryCount)") }
-            if s.liveCount != w.ids.count { problems.append("published \(s.liveCount) live, writer \(w.ids.count)") }
+            if s.liveCount != w.liveCount { problems.append("published \(s.liveCount) live, writer \(w.liveCount)") }
             if s.generation != w.compactions { problems.append("published generation \(s.generation), writer \(w.compactions)") }
             return problems + s._invariantViolations()
         }
@@ -67,7 +67,7 @@ extension PointSet {
         if w.merging && !(1...w.levels.count).contains(w.mergeInputs) { p.append("merging \(w.mergeInputs) of \(w.levels.count) levels") }
         // Reclamation: out of a merge, dead slots never outnumber both the live and the slack.
         if !w.merging && needsCompaction(w) {
-            p.append("\(w.entryCount - w.ids.count) dead slots for \(w.ids.count) live: compaction overdue")
+            p.append("\(w.entryCount - w.liveCount) dead slots for \(w.liveCount) live: compaction overdue")
         }
         if p.count > 0 || !full { return p }
 
@@ -80,7 +80,8 @@ extension PointSet {
                 break
             }
         }
-        if liveSlots != w.ids.count { p.append("\(liveSlots) live slots, \(w.ids.count) ids") }
+        if liveSlots != w.liveCount { p.append("\(liveSlots) live slots, \(w.liveCount) live") }
+        if w.idsPending && !w.ids.isEmpty { p.append("an id map of \(w.ids.count) while it is pending") }
         for (id, e) in w.ids {
             if Int(e) >= w.entryCount || e < 0 { p.append("id \(id) → \(e), past \(w.entryCount)"); break }
             if table.entry(e).id != id { p.append("id \(id) → entry \(e) of id \(table.entry(e).id)"); break }

@@ -53,6 +53,11 @@ public final class PointSet: Sendable {
         var entryCount = 0
         var bufferStart = 0
         var ids: [String: Int32] = [:]
+        /// A restored set builds `ids` at its first write (``resolveIds(_:)``): until then
+        /// it is empty, and every entry slot holds a live point.
+        var idsPending = false
+        /// Number of live points.
+        var liveCount: Int { idsPending ? entryCount : ids.count }
         /// Oldest first.
         var levels: [Level] = []
         var epoch: UInt64 = 0
@@ -95,6 +100,16 @@ public final class PointSet: Sendable {
                                    bufferStart: 0, liveCount: 0, generation: 0))
     }
 
+    /// A set over a writer's state built elsewhere (``init(restoring:)``), published as is
+    /// (checked first in checking builds).
+    init(restored w: WriterState) {
+        compactionSlack = PointSet.defaultCompactionSlack
+        writer = Mutex(w)
+        published = Mutex(Snapshot(version: w.epoch, table: EntryTable(chunks: [], count: 0), levels: [], cleanLevels: [],
+                                   bufferStart: 0, liveCount: 0, generation: 0))
+        publish(w, restructured: true)
+    }
+
     /// The current state, for querying. Cheap; hold it as long as a query needs.
     public func snapshot() -> Snapshot { published.withLock { $0 } }
 
@@ -130,6 +145,7 @@ public final class PointSet: Sendable {
         }
         if records.isEmpty { return 0 }
         writer.withLock { w in
+            Self.resolveIds(&w)
             // Compaction keeps entryCount below 2 × live + slack + a merge's worth of writes.
             precondition(w.entryCount + records.count <= Int(Int32.max), "PointSet: more than 2^31 entry slots")
             w.epoch += 1
@@ -162,6 +178,7 @@ public final class PointSet: Sendable {
     @discardableResult
     public func remove(ids: [String]) -> Int {
         writer.withLock { w in
+            Self.resolveIds(&w)
             var removed = 0
             w.epoch += 1
             let table = EntryTable(chunks: w.chunks, count: w.entryCount)
@@ -209,6 +226,19 @@ public final class PointSet: Sendable {
         }
     }
 
+    /// Builds the id map of a restored set (every entry slot is a live point until its first
+    /// write); does nothing otherwise.
+    ///
+    /// - Complexity: O(n) hash insertions, once.
+    static func resolveIds(_ w: inout WriterState) {
+        guard w.idsPending else { return }
+        let table = EntryTable(chunks: w.chunks, count: w.entryCount)
+        var ids = [String: Int32](minimumCapacity: w.entryCount)
+        for i in 0..<w.entryCount { ids[table.entry(Int32(i)).id] = Int32(i) }
+        w.ids = ids
+        w.idsPending = false
+    }
+
     /// Counts a removed entry against the level that holds it (none while it is buffered).
     private static func countRemoval(of entry: Int32, in w: inout WriterState) {
         let e = Int(entry)
@@ -223,7 +253,7 @@ public final class PointSet: Sendable {
     private func publish(_ w: WriterState, restructured: Bool = false) {
         let snap = Snapshot(version: w.epoch, table: EntryTable(chunks: w.chunks, count: w.entryCount),
                             levels: w.levels.map(\.tree), cleanLevels: w.levels.map { $0.removed == 0 },
-                            bufferStart: w.bufferStart, liveCount: w.ids.count, generation: w.compactions)
+                            bufferStart: w.bufferStart, liveCount: w.liveCount, generation: w.compactions)
         #if SCOUT_INTERNAL_CHECKS
         var problems = violations(of: w, full: restructured)
         if restructured { problems += snap._invariantViolations() }
@@ -234,7 +264,7 @@ public final class PointSet: Sendable {
 
     /// Whether dead entry slots outnumber both the live points and ``compactionSlack``.
     func needsCompaction(_ w: WriterState) -> Bool {
-        let live = w.ids.count
+        let live = w.liveCount
         return w.entryCount - live > max(live, compactionSlack)
     }
 
@@ -242,7 +272,7 @@ public final class PointSet: Sendable {
     /// for small sets, else on the background queue. Returns whether the state changed.
     private func reclaimIfNeeded(_ w: inout WriterState) -> Bool {
         guard !w.merging, needsCompaction(w) else { return false }
-        if w.ids.count <= Self.synchronousCompactionLimit || w.levels.isEmpty {
+        if w.liveCount <= Self.synchronousCompactionLimit || w.levels.isEmpty {
             compactNow(&w)
             return true
         }
@@ -338,6 +368,7 @@ public final class PointSet: Sendable {
         w.chunks = chunks
         w.entryCount += delta
         w.ids = ids
+        w.idsPending = false
         w.epoch += 1
         w.compactions += 1
     }

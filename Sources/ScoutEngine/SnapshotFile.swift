@@ -1,0 +1,559 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ScoutCatalog
+import ScoutCore
+import ScoutIndex
+import ScoutJSON
+import ScoutRecommend
+
+/// The reference files a snapshot carries, byte for byte (`nil`: the engine had none).
+public struct SnapshotReferenceFiles: Sendable, Equatable {
+    /// `breeds.csv`.
+    public var breeds: [UInt8]?
+    /// `places.tsv`.
+    public var places: [UInt8]?
+    /// `activities.json`.
+    public var activities: [UInt8]?
+    /// `weights.json`.
+    public var weights: [UInt8]?
+
+    /// No reference data.
+    public init(breeds: [UInt8]? = nil, places: [UInt8]? = nil, activities: [UInt8]? = nil, weights: [UInt8]? = nil) {
+        self.breeds = breeds
+        self.places = places
+        self.activities = activities
+        self.weights = weights
+    }
+
+    /// The four files of a data directory (a missing file stays `nil`; `timezones.bin` is
+    /// never included).
+    public static func read(dataDirectory dir: String) throws(ScoutError) -> SnapshotReferenceFiles {
+        func file(_ name: String) throws(ScoutError) -> [UInt8]? {
+            let path = dir + "/" + name
+            guard access(path, F_OK) == 0 else { return nil }
+            return try SnapshotFile.readWholeFile(path, what: name)
+        }
+        return SnapshotReferenceFiles(breeds: try file("breeds.csv"), places: try file("places.tsv"),
+                                      activities: try file("activities.json"), weights: try file("weights.json"))
+    }
+}
+
+/// Scout's snapshot file, format version 1 (see `docs/snapshot.md`): a 64-byte header, a
+/// table of 32-byte section entries, then the sections back to back. All integers and
+/// floats are little-endian; every byte of the file is covered by an xxHash64 (header,
+/// table, each section).
+enum SnapshotFile {
+    /// `\x89 S C O U T \r \n`: not text, and mangled by any text-mode copy.
+    static let magic: [UInt8] = [0x89, 0x53, 0x43, 0x4F, 0x55, 0x54, 0x0D, 0x0A]
+    /// The format version this build writes and the newest it reads.
+    static let formatVersion: UInt32 = 1
+    /// Written little-endian; read back as anything else, the file has another byte order.
+    static let byteOrderMark: UInt32 = 0x0A0B_0C0D
+    static let headerSize = 64
+    static let sectionEntrySize = 32
+    /// Header flag: dogs are stored at their exact locations (else at their published cells).
+    static let flagExactDogLocations: UInt32 = 1
+    /// `group` of file-wide sections.
+    static let noGroup: UInt32 = .max
+    /// Sections a file may have at most (a guard against absurd tables).
+    static let maximumSections = 1 << 20
+
+    /// Section types.
+    enum SectionType: UInt32, CaseIterable {
+        case breeds = 1, places = 2, activities = 3, weights = 4
+        case kindName = 16, idOffsets = 17, idBytes = 18, coordinates = 19, fieldOffsets = 20, fieldBytes = 21
+
+        var name: String {
+            switch self {
+            case .breeds: "breeds.csv"
+            case .places: "places.tsv"
+            case .activities: "activities.json"
+            case .weights: "weights.json"
+            case .kindName: "kind name"
+            case .idOffsets: "id offsets"
+            case .idBytes: "ids"
+            case .coordinates: "coordinates"
+            case .fieldOffsets: "field offsets"
+            case .fieldBytes: "fields"
+            }
+        }
+        var isFileWide: Bool { rawValue < 16 }
+    }
+
+    // MARK: Writing
+
+    /// Writes the kinds' live points and the reference files to `path` atomically (a
+    /// temporary file beside it, fsynced, then renamed over it).
+    static func write(path: String, kinds: [(name: String, live: LiveExport)], reference: SnapshotReferenceFiles,
+                      privacy: LocationPrivacy) throws(ScoutError) {
+        var sections: [(type: SectionType, group: UInt32, bytes: [UInt8])] = []
+        for (type, bytes) in [(SectionType.breeds, reference.breeds), (.places, reference.places), (.activities, reference.activities),
+                              (.weights, reference.weights)] {
+            if let bytes { sections.append((type, noGroup, bytes)) }
+        }
+        for (g, kind) in kinds.sorted(by: { $0.name < $1.name }).enumerated() {
+            let group = UInt32(g)
+            let live = kind.live
+            sections.append((.kindName, group, Array(kind.name.utf8)))
+            var offsets = ByteWriter(capacity: 4 * (live.count + 1)), ids = ByteWriter(capacity: 12 * live.count)
+            offsets.u32(0)
+            for id in live.ids {
+                ids.append(id)
+                guard ids.bytes.count <= Int(UInt32.max) else {
+                    throw ScoutError(.limitExceeded, "the ids of kind \(kind.name) exceed 4 GiB", path: "snapshot")
+                }
+                offsets.u32(UInt32(ids.bytes.count))
+            }
+            sections.append((.idOffsets, group, offsets.bytes))
+            sections.append((.idBytes, group, ids.bytes))
+            var coords = ByteWriter(capacity: 8 * live.coords.count)
+            for d in live.coords { coords.u64(d.bitPattern) }
+            sections.append((.coordinates, group, coords.bytes))
+            // Fields as the JSON object they were given; a point without fields has none.
+            if live.payloads.contains(where: { ($0 as? RecordPayload)?.fields.isEmpty == false }) {
+                var fieldOffsets = ByteWriter(capacity: 8 * (live.count + 1)), fields = ByteWriter(capacity: 64 * live.count)
+                var json = JSONWriter()
+                fieldOffsets.u64(0)
+                for p in live.payloads {
+                    if let p = p as? RecordPayload, !p.fields.isEmpty {
+                        json.reset()
+                        json.value(.object(p.fields))
+                        fields.bytes.append(contentsOf: json.bytes)
+                    }
+                    fieldOffsets.u64(UInt64(fields.bytes.count))
+                }
+                sections.append((.fieldOffsets, group, fieldOffsets.bytes))
+                sections.append((.fieldBytes, group, fields.bytes))
+            }
+        }
+        let tableEnd = headerSize + sectionEntrySize * sections.count
+        var table = ByteWriter(capacity: sectionEntrySize * sections.count)
+        var offset = UInt64(tableEnd)
+        for s in sections {
+            table.u32(s.type.rawValue); table.u32(s.group)
+            table.u64(offset); table.u64(UInt64(s.bytes.count))
+            table.u64(XXHash64.hash(s.bytes))
+            offset += UInt64(s.bytes.count)
+        }
+        var header = ByteWriter(capacity: headerSize)
+        header.bytes.append(contentsOf: magic)
+        header.u32(formatVersion)
+        header.u32(byteOrderMark)
+        header.u32(UInt32(headerSize))
+        header.u32(UInt32(sections.count))
+        header.u64(offset)
+        header.u32(privacy == .exact ? flagExactDogLocations : 0)
+        header.u32(0)
+        header.u64(XXHash64.hash(table.bytes))
+        header.u64(0)
+        header.u64(XXHash64.hash(header.bytes))
+        precondition(header.bytes.count == headerSize)
+
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ScoutError(.notFound, "the snapshot file cannot be created (errno \(errno))", path: path) }
+        var ok = writeAll(fd, header.bytes) && writeAll(fd, table.bytes)
+        for s in sections where ok { ok = writeAll(fd, s.bytes) }
+        ok = ok && fsync(fd) == 0
+        ok = close(fd) == 0 && ok
+        guard ok, rename(temporary, path) == 0 else {
+            let e = errno
+            unlink(temporary)
+            throw ScoutError(.internal, "the snapshot file could not be written (errno \(e))", path: path)
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { buf in
+            var done = 0
+            while done < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return false }
+                done += n
+            }
+            return true
+        }
+    }
+
+    /// A whole file's bytes, or `not_found` naming `what`.
+    static func readWholeFile(_ path: String, what: String) throws(ScoutError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ScoutError(.notFound, "\(what) cannot be opened (errno \(errno))", path: path) }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buf.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw ScoutError(.notFound, "\(what) cannot be read (errno \(errno))", path: path) }
+            if n == 0 { return out }
+            out.append(contentsOf: buf[0..<n])
+        }
+    }
+
+    // MARK: Reading
+
+    /// What a snapshot holds, fully built.
+    struct Contents {
+        let catalog: Catalog
+        let recommender: Recommender?
+        let sets: [String: PointSet]
+        let reference: SnapshotReferenceFiles
+        let points: Int
+    }
+
+    /// One entry of the section table.
+    struct Section {
+        let index: Int
+        let type: SectionType
+        let group: UInt32
+        let offset: Int
+        let length: Int
+    }
+
+    /// Reads, checks and builds everything in a snapshot file; throws before anything is
+    /// returned, so a caller never sees half of one. `privacy` must be the mode it was
+    /// written in.
+    static func read(path: String, privacy: LocationPrivacy) throws(ScoutError) -> Contents {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ScoutError(.notFound, "the snapshot file cannot be opened (errno \(errno))", path: path) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ScoutError(.notFound, "the snapshot file cannot be read (errno \(errno))", path: path) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw ScoutError(.invalidRequest, "the snapshot path is not a regular file", path: path) }
+        let length = Int(st.st_size)
+        guard length > 0 else { return try parse(UnsafeRawBufferPointer(start: nil, count: 0), path: path, privacy: privacy) }
+        // Populated at once: one pass of the kernel instead of a fault per page.
+        guard let p = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), p != MAP_FAILED else {
+            throw ScoutError(.internal, "the snapshot file cannot be mapped (errno \(errno))", path: path)
+        }
+        defer { munmap(p, length) }
+        return try parse(UnsafeRawBufferPointer(start: p, count: length), path: path, privacy: privacy)
+    }
+
+    /// Checks and decodes the bytes of a snapshot file (see ``read(path:privacy:)``).
+    static func parse(_ file: UnsafeRawBufferPointer, path: String, privacy: LocationPrivacy) throws(ScoutError) -> Contents {
+        func fail(_ what: String) -> ScoutError { ScoutError(.invalidRequest, "not a usable snapshot: \(what)", path: path) }
+        let size = file.count
+        // Foreign: the magic comes first, so that any other file is named as such.
+        let magicBytes = min(size, magic.count)
+        guard magicBytes == 0 || file.prefix(magicBytes).elementsEqual(magic.prefix(magicBytes)) else {
+            throw ScoutError(.invalidRequest, "not a Scout snapshot: the file does not start with the snapshot magic "
+                             + "(a JSON Lines, GeoJSON or CSV file is loaded with --load)", path: path)
+        }
+        guard size >= headerSize else {
+            throw fail("truncated: \(size) bytes, shorter than the \(headerSize)-byte header")
+        }
+        let version = file.le32(8)
+        // The magic, the version and the byte-order mark keep their places in every version.
+        guard version <= formatVersion else {
+            throw fail("format version \(version) (offset 8) is newer than this build reads (\(formatVersion)); use a newer scout or write the snapshot again")
+        }
+        guard version >= 1 else { throw fail("format version 0 (offset 8) is not a valid version: a corrupt header") }
+        guard file.le32(12) == byteOrderMark else {
+            throw fail("byte-order mark at offset 12 is \(hex(file.le32(12))), not \(hex(byteOrderMark)): another byte order or a corrupt header")
+        }
+        guard XXHash64.hash(UnsafeRawBufferPointer(rebasing: file[0..<56])) == file.le64(56) else {
+            throw fail("corrupt header: its checksum (offset 56) does not match bytes 0..<56")
+        }
+        let declaredSize = file.le64(24)
+        guard declaredSize == UInt64(size) else {
+            throw fail(declaredSize > UInt64(size) ? "truncated: \(size) bytes of the \(declaredSize) the header declares"
+                                                   : "\(UInt64(size) - declaredSize) bytes after the \(declaredSize) the header declares")
+        }
+        guard file.le32(16) == UInt32(headerSize) else { throw fail("header size \(file.le32(16)) at offset 16, expected \(headerSize)") }
+        let flags = file.le32(32)
+        guard flags & ~flagExactDogLocations == 0 else { throw fail("unknown header flags \(hex(flags)) at offset 32") }
+        let count = Int(file.le32(20))
+        guard count <= maximumSections, headerSize + sectionEntrySize * count <= size else {
+            throw fail("the section table (\(count) entries at offset \(headerSize)) runs past the end of the file")
+        }
+        let tableEnd = headerSize + sectionEntrySize * count
+        guard XXHash64.hash(UnsafeRawBufferPointer(rebasing: file[headerSize..<tableEnd])) == file.le64(40) else {
+            throw fail("corrupt section table: its checksum (header offset 40) does not match bytes \(headerSize)..<\(tableEnd)")
+        }
+        // The sections must tile the file after the table, so every byte is under a checksum.
+        var sections: [Section] = []
+        sections.reserveCapacity(count)
+        var next = UInt64(tableEnd)
+        for i in 0..<count {
+            let at = headerSize + sectionEntrySize * i
+            let rawType = file.le32(at), group = file.le32(at + 4), offset = file.le64(at + 8), length = file.le64(at + 16)
+            guard let type = SectionType(rawValue: rawType) else { throw fail("section \(i) (table offset \(at)) has unknown type \(rawType)") }
+            guard offset == next, length <= UInt64(size) - offset else {
+                throw fail("section \(i) (\(type.name)) at offset \(offset), length \(length): outside the file or not where the previous one ends")
+            }
+            guard XXHash64.hash(UnsafeRawBufferPointer(rebasing: file[Int(offset)..<Int(offset + length)])) == file.le64(at + 24) else {
+                throw fail("corrupt section \(i) (\(type.name)\(group == noGroup ? "" : " of kind #\(group)")) at offset \(offset): checksum mismatch")
+            }
+            guard type.isFileWide == (group == noGroup) else { throw fail("section \(i) (\(type.name)) has group \(group)") }
+            sections.append(Section(index: i, type: type, group: group, offset: Int(offset), length: Int(length)))
+            next = offset + length
+        }
+        guard next == UInt64(size) else { throw fail("\(UInt64(size) - next) bytes after the last section (offset \(next))") }
+
+        // Privacy: a file written in one mode is never read in the other.
+        let exact = flags & flagExactDogLocations != 0
+        guard exact == (privacy == .exact) else {
+            throw ScoutError(.invalidRequest, exact
+                ? "the snapshot holds dogs' exact locations; load it with --exact-dog-locations (or write one without)"
+                : "the snapshot holds dogs at their approximate (published) locations and cannot serve exact ones; "
+                    + "drop --exact-dog-locations or write the snapshot again from the records with it", path: path)
+        }
+
+        // Reference data.
+        var reference = SnapshotReferenceFiles()
+        var seen = Set<String>()
+        for s in sections where s.type.isFileWide {
+            guard seen.insert(s.type.name).inserted else { throw fail("section \(s.index): a second \(s.type.name)") }
+            let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: file[s.offset..<(s.offset + s.length)]))
+            switch s.type {
+            case .breeds: reference.breeds = bytes
+            case .places: reference.places = bytes
+            case .activities: reference.activities = bytes
+            case .weights: reference.weights = bytes
+            default: break
+            }
+        }
+        let (catalog, recommender) = try loadReference(reference, path: path)
+
+        // Kinds.
+        var groups: [UInt32: [SectionType: Section]] = [:]
+        for s in sections where !s.type.isFileWide {
+            guard groups[s.group, default: [:]].updateValue(s, forKey: s.type) == nil else {
+                throw fail("section \(s.index): a second \(s.type.name) section for kind #\(s.group)")
+            }
+        }
+        var sets: [String: PointSet] = [:]
+        var points = 0
+        for g in groups.keys.sorted() {
+            let parts = groups[g]!
+            func part(_ t: SectionType) throws(ScoutError) -> Section {
+                guard let s = parts[t] else { throw fail("kind #\(g) has no \(t.name) section") }
+                return s
+            }
+            func bytes(_ s: Section) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: file[s.offset..<(s.offset + s.length)]) }
+            let nameSection = try part(.kindName)
+            guard let kind = String(validating: bytes(nameSection), as: UTF8.self) else { throw fail("kind #\(g): its name is not UTF-8") }
+            do { try PointRecord.validateKind(kind, path: "kind") } catch { throw fail("kind #\(g): \(error.message)") }
+            guard sets[kind] == nil else { throw fail("kind \(kind) appears twice") }
+            let idOffsets = try part(.idOffsets), idBytes = try part(.idBytes), coordinates = try part(.coordinates)
+            guard idOffsets.length % 4 == 0, idOffsets.length >= 4 else { throw fail("kind \(kind): id offsets section \(idOffsets.index) has length \(idOffsets.length)") }
+            let n = idOffsets.length / 4 - 1
+            guard coordinates.length == 16 * n else {
+                throw fail("kind \(kind): coordinates section \(coordinates.index) has \(coordinates.length) bytes for \(n) points")
+            }
+            let ids: [String]
+            switch decodeIds(offsets: bytes(idOffsets), bytes: bytes(idBytes), count: n) {
+            case .success(let s): ids = s
+            case .failure(let bad): throw fail("kind \(kind): id \(bad.index) (section \(idBytes.index)): \(bad.why)")
+            }
+            let coordBytes = bytes(coordinates)
+            let coords = [Double](unsafeUninitializedCapacity: 2 * n) { buf, initialized in
+                for i in 0..<(2 * n) { buf[i] = Double(bitPattern: coordBytes.le64(8 * i)) }
+                initialized = 2 * n
+            }
+            // No payloads at all (untyped points without fields) is an empty array.
+            var payloads: [(any PointPayload)?] = []
+            let typed = Catalog.typedKinds.contains(kind)
+            switch (parts[.fieldOffsets], parts[.fieldBytes]) {
+            case (nil, nil):
+                if typed {
+                    payloads.reserveCapacity(n)
+                    for i in 0..<n { payloads.append(try payload(kind: kind, fields: [], catalog: catalog, record: i, fail: fail)) }
+                }
+            case (let o?, let b?):
+                payloads = [(any PointPayload)?](repeating: nil, count: n)
+                guard o.length == 8 * (n + 1) else { throw fail("kind \(kind): field offsets section \(o.index) has length \(o.length) for \(n) points") }
+                let offsets = bytes(o), fieldBytes = bytes(b)
+                var start = 0
+                for i in 0..<n {
+                    let end = offsets.le64(8 * (i + 1))
+                    guard offsets.le64(8 * i) == UInt64(start), end >= UInt64(start), end <= UInt64(fieldBytes.count) else {
+                        throw fail("kind \(kind): field offsets section \(o.index), entry \(i): out of order or past the fields")
+                    }
+                    var fields: [(String, JSONValue)] = []
+                    if end > UInt64(start) {
+                        let text = [UInt8](UnsafeRawBufferPointer(rebasing: fieldBytes[start..<Int(end)]))
+                        let v: JSONValue
+                        do throws(JSONParseError) { v = try JSONReader.parse(text) } catch {
+                            throw fail("kind \(kind): the fields of point \(i) (section \(b.index)) are not valid JSON: \(error.message)")
+                        }
+                        guard let m = v.members, !m.isEmpty else { throw fail("kind \(kind): the fields of point \(i) are not a non-empty object") }
+                        fields = m
+                    }
+                    if typed || !fields.isEmpty {
+                        payloads[i] = try payload(kind: kind, fields: fields, catalog: catalog, record: i, fail: fail)
+                    }
+                    start = Int(end)
+                }
+                guard start == fieldBytes.count else { throw fail("kind \(kind): \(fieldBytes.count - start) bytes after the last point's fields") }
+            default:
+                throw fail("kind \(kind) has field offsets without fields or fields without offsets")
+            }
+            do {
+                sets[kind] = try PointSet(restoring: LiveExport(ids: ids, coords: coords, payloads: payloads))
+            } catch {
+                throw fail("kind \(kind): \(error.message) at \(error.path ?? "points")")
+            }
+            points += n
+        }
+        return Contents(catalog: catalog, recommender: recommender, sets: sets, reference: reference, points: points)
+    }
+
+    /// The typed payload of a point, re-validated from its fields as a load would.
+    private static func payload(kind: String, fields: [(String, JSONValue)], catalog: Catalog, record i: Int,
+                                fail: (String) -> ScoutError) throws(ScoutError) -> RecordPayload {
+        do {
+            return RecordPayload(fields: fields, record: try catalog.record(kind: kind, fields: fields, path: ""))
+        } catch {
+            throw fail("kind \(kind): point \(i) no longer validates against the snapshot's reference data: \(error.message)")
+        }
+    }
+
+    /// Why an id could not be decoded.
+    struct BadId: Error {
+        let index: Int
+        let why: String
+    }
+
+    /// Ids from an offsets section (`count + 1` little-endian `UInt32` offsets from 0,
+    /// increasing, ending at the bytes' end) over a bytes section.
+    private static func decodeIds(offsets: UnsafeRawBufferPointer, bytes: UnsafeRawBufferPointer, count n: Int) -> Result<[String], BadId> {
+        var out: [String] = []
+        out.reserveCapacity(n)
+        guard offsets.le32(0) == 0 else { return .failure(BadId(index: 0, why: "the offsets do not start at 0")) }
+        var start = 0
+        for i in 0..<n {
+            let end = Int(offsets.le32(4 * (i + 1)))
+            guard end > start, end <= bytes.count else { return .failure(BadId(index: i, why: "empty, out of order or past the ids")) }
+            guard end - start <= PointRecord.maximumIdLength else {
+                return .failure(BadId(index: i, why: "longer than \(PointRecord.maximumIdLength) bytes"))
+            }
+            let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            let utf8 = UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            var ascii = true
+            for b in utf8 where b >= 0x80 { ascii = false; break }
+            // ASCII is valid UTF-8: the fast, non-generic path; anything else is validated.
+            if ascii { out.append(String(decoding: utf8, as: UTF8.self)) } else {
+                guard let s = String(validating: utf8, as: UTF8.self) else { return .failure(BadId(index: i, why: "not UTF-8")) }
+                out.append(s)
+            }
+            start = end
+        }
+        guard start == bytes.count else { return .failure(BadId(index: n, why: "\(bytes.count - start) bytes after the last id")) }
+        return .success(out)
+    }
+
+    /// Builds the catalogue and the recommender from the snapshot's reference files, through
+    /// the same loaders a data directory goes through (the files are written to a private
+    /// temporary directory, read, and removed).
+    private static func loadReference(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) -> (Catalog, Recommender?) {
+        guard r.breeds != nil || r.places != nil || r.activities != nil || r.weights != nil else { return (Catalog(), nil) }
+        guard r.breeds != nil, r.places != nil else {
+            throw ScoutError(.invalidRequest, "not a usable snapshot: it has reference data without both breeds.csv and places.tsv", path: path)
+        }
+        var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/scout-snapshot-XXXXXX").utf8CString)
+        guard let dirPointer = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw ScoutError(.internal, "no temporary directory for the snapshot's reference data (errno \(errno))", path: path)
+        }
+        let dir = String(cString: dirPointer)
+        let files: [(String, [UInt8]?)] = [("breeds.csv", r.breeds), ("places.tsv", r.places), ("activities.json", r.activities),
+                                           ("weights.json", r.weights)]
+        defer {
+            for (name, _) in files { unlink(dir + "/" + name) }
+            rmdir(dir)
+        }
+        for (name, bytes) in files {
+            guard let bytes else { continue }
+            let fd = open(dir + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0, writeAll(fd, bytes), close(fd) == 0 else {
+                throw ScoutError(.internal, "the snapshot's \(name) could not be unpacked (errno \(errno))", path: path)
+            }
+        }
+        do {
+            let catalog = try Catalog.load(dataDirectory: dir)
+            guard r.activities != nil, r.weights != nil else { return (catalog, nil) }
+            return (catalog, try Recommender.load(dataDirectory: dir, breeds: catalog.breeds))
+        } catch {
+            throw ScoutError(.invalidRequest, "not a usable snapshot: its reference data does not load: \(error.message)", path: path)
+        }
+    }
+
+    private static func hex(_ v: UInt32) -> String { "0x" + String(v, radix: 16, uppercase: true) }
+}
+
+/// Little-endian bytes, appended.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+}
+
+extension UnsafeRawBufferPointer {
+    /// The little-endian `UInt32` at byte `offset` (any alignment; the caller checked bounds).
+    @inline(__always) func le32(_ offset: Int) -> UInt32 { UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    /// The little-endian `UInt64` at byte `offset` (any alignment; the caller checked bounds).
+    @inline(__always) func le64(_ offset: Int) -> UInt64 { UInt64(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+}
+
+/// xxHash64 (Yann Collet's XXH64, seed 0): a fast non-cryptographic checksum; any flipped
+/// byte changes it. `hash([])` is `0xEF46DB3751D8E999`.
+enum XXHash64 {
+    static let p1: UInt64 = 11_400_714_785_074_694_791
+    static let p2: UInt64 = 14_029_467_366_897_019_727
+    static let p3: UInt64 = 1_609_587_929_392_839_161
+    static let p4: UInt64 = 9_650_029_242_287_828_579
+    static let p5: UInt64 = 2_870_177_450_012_600_261
+
+    /// The hash of an array's bytes.
+    static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { hash($0) } }
+
+    @inline(__always) private static func rotl(_ x: UInt64, _ r: UInt64) -> UInt64 { (x << r) | (x >> (64 - r)) }
+    @inline(__always) private static func round(_ acc: UInt64, _ input: UInt64) -> UInt64 { rotl(acc &+ input &* p2, 31) &* p1 }
+    @inline(__always) private static func merge(_ acc: UInt64, _ v: UInt64) -> UInt64 { (acc ^ round(0, v)) &* p1 &+ p4 }
+
+    /// The hash of a buffer's bytes.
+    /// - Complexity: O(n), about a byte a cycle's fraction: 32 bytes a step in four lanes.
+    static func hash(_ b: UnsafeRawBufferPointer) -> UInt64 {
+        let n = b.count
+        var i = 0
+        var h: UInt64
+        if n >= 32 {
+            var v1 = p1 &+ p2, v2 = p2, v3: UInt64 = 0, v4 = 0 &- p1
+            while i + 32 <= n {
+                v1 = round(v1, b.le64(i)); v2 = round(v2, b.le64(i + 8))
+                v3 = round(v3, b.le64(i + 16)); v4 = round(v4, b.le64(i + 24))
+                i += 32
+            }
+            h = rotl(v1, 1) &+ rotl(v2, 7) &+ rotl(v3, 12) &+ rotl(v4, 18)
+            h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4)
+        } else {
+            h = p5
+        }
+        h &+= UInt64(n)
+        while i + 8 <= n {
+            h ^= round(0, b.le64(i))
+            h = rotl(h, 27) &* p1 &+ p4
+            i += 8
+        }
+        if i + 4 <= n {
+            h ^= UInt64(b.le32(i)) &* p1
+            h = rotl(h, 23) &* p2 &+ p3
+            i += 4
+        }
+        while i < n {
+            h ^= UInt64(b[i]) &* p5
+            h = rotl(h, 11) &* p1
+            i += 1
+        }
+        h ^= h >> 33; h &*= p2
+        h ^= h >> 29; h &*= p3
+        h ^= h >> 32
+        return h
+    }
+}

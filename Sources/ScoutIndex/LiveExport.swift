@@ -1,0 +1,246 @@
+import Dispatch
+import ScoutCore
+import Synchronization
+
+/// The live points of a ``PointSet`` as flat arrays in packed-tree order: what a snapshot
+/// file stores, and what ``PointSet/init(restoring:)`` rebuilds a set from without sorting.
+///
+/// Point `i` has id `ids[i]`, position `(coords[2i], coords[2i+1])` (longitude, latitude)
+/// and payload `payloads[i]`; the coordinates are already a ``PackedTree`` (KDBush order)
+/// over the entry numbers `0..<count`, so one array serves as the store's positions and the
+/// tree.
+public struct LiveExport: Sendable {
+    /// Ids, unique, in tree order.
+    public var ids: [String]
+    /// `[lon0, lat0, lon1, lat1, …]` in tree order.
+    public var coords: [Double]
+    /// Each point's payload, in tree order; empty when no point has one.
+    public var payloads: [(any PointPayload)?]
+
+    /// Number of points.
+    public var count: Int { ids.count }
+
+    /// Wraps arrays in tree order (checked by ``PointSet/init(restoring:)``, not here).
+    public init(ids: [String], coords: [Double], payloads: [(any PointPayload)?]) {
+        self.ids = ids
+        self.coords = coords
+        self.payloads = payloads
+    }
+}
+
+extension PointSet {
+    /// The live points of the current snapshot, renumbered `0..<live` in packed-tree order.
+    ///
+    /// ```swift
+    /// let live = set.exportLive()
+    /// let copy = try PointSet(restoring: live)   // answers every query as `set` does
+    /// ```
+    /// - Complexity: O(n log n) for n live points (one tree build); the set keeps serving.
+    public func exportLive() -> LiveExport {
+        let s = snapshot()
+        // A set that is one clean level over every entry (a restored set before any write)
+        // is exported as it stands, so a snapshot of a restored set is the same file.
+        if s.levels.count == 1, s.cleanLevels[0], s.bufferStart == s.table.count, s.levels[0].count == s.liveCount {
+            let tree = s.levels[0]
+            var ids: [String] = [], payloads: [(any PointPayload)?] = []
+            ids.reserveCapacity(tree.count); payloads.reserveCapacity(tree.count)
+            for e in tree.entries {
+                let entry = s.table.entry(e)
+                ids.append(entry.id)
+                payloads.append(entry.payload)
+            }
+            return LiveExport(ids: ids, coords: tree.coords, payloads: payloads)
+        }
+        var refs: [Int32] = [], lons: [Double] = [], lats: [Double] = []
+        refs.reserveCapacity(s.liveCount); lons.reserveCapacity(s.liveCount); lats.reserveCapacity(s.liveCount)
+        for i in 0..<s.table.count where s.isLive(Int32(i)) {
+            let p = s.table.position(Int32(i))
+            refs.append(Int32(i)); lons.append(p.lon); lats.append(p.lat)
+        }
+        let tree = PackedTree(entries: refs, lons: lons, lats: lats)
+        var ids: [String] = [], payloads: [(any PointPayload)?] = []
+        ids.reserveCapacity(tree.count); payloads.reserveCapacity(tree.count)
+        for e in tree.entries {
+            let entry = s.table.entry(e)
+            ids.append(entry.id)
+            payloads.append(entry.payload)
+        }
+        return LiveExport(ids: ids, coords: tree.coords, payloads: payloads)
+    }
+
+    /// A set holding exactly the points of `live`, packed as one level whose tree is
+    /// `live.coords` as given (not sorted again), at version 1.
+    ///
+    /// Checks everything a query relies on and throws `invalid_request` naming the point
+    /// (`points[17].id`) otherwise: matching array lengths, valid positions, non-empty
+    /// distinct ids, and the kd-tree order of the coordinates (O(n log n) comparisons, no
+    /// moves), so that a damaged export can give neither a crash nor a wrong answer.
+    ///
+    /// - Complexity: O(n log n) comparisons and O(n) copies for n points.
+    public convenience init(restoring live: LiveExport) throws(ScoutError) {
+        let n = live.ids.count
+        guard live.coords.count == 2 * n, live.payloads.count == n || live.payloads.isEmpty else {
+            throw ScoutError(.invalidRequest, "\(n) ids, \(live.coords.count) coordinates and \(live.payloads.count) payloads do not match",
+                             path: "points")
+        }
+        guard n <= Int(Int32.max) / 2 else { throw ScoutError(.limitExceeded, "too many points for one set", path: "points") }
+        // Two halves on two threads: the id checks (a flat hash set of the ids), and the
+        // checks of the positions and the tree order followed by the entry chunks. The id
+        // map writes need is built at the first write (``resolveIds(_:)``).
+        let work = RestoreWork()
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            if half == 0 {
+                work.idError = Self.idError(live.ids)
+            } else {
+                work.positionError = Self.positionError(live.coords)
+                if work.positionError == nil { work.chunks = Self.chunks(live) }
+            }
+        }
+        if let e = work.idError ?? work.positionError { throw e }
+        var w = WriterState()
+        w.idsPending = true
+        let chunks = work.chunks
+        w.chunks = chunks
+        w.entryCount = n
+        w.bufferStart = n
+        if n > 0 {
+            let tree = PackedTree(treeOrderEntries: Array(0..<Int32(n)), coords: live.coords)
+            w.levels = [Level(tree: tree, start: 0)]
+        }
+        w.epoch = 1
+        self.init(restored: w)
+    }
+
+    /// The results of the two halves of a restore, each written by one thread only.
+    private final class RestoreWork: @unchecked Sendable {
+        var idError: ScoutError?
+        var positionError: ScoutError?
+        var chunks: [EntryChunk] = []
+    }
+
+    /// The first empty or repeated id, as an error: an open-addressing set of ids, each
+    /// slot one word (the high 32 bits of a 64-bit hash of the id's UTF-8, and the entry
+    /// number + 1), so a probe is one memory access; ids are compared only when hashes agree.
+    ///
+    /// - Complexity: O(n) expected; 8 bytes a slot, at most half full.
+    private static func idError(_ ids: [String]) -> ScoutError? {
+        let n = ids.count
+        var capacity = 16
+        while capacity < 2 * n { capacity <<= 1 }
+        let mask = capacity - 1
+        var slots = [UInt64](repeating: 0, count: capacity)
+        return slots.withUnsafeMutableBufferPointer { slots in
+            ids.withUnsafeBufferPointer { ids -> ScoutError? in
+                for i in 0..<n {
+                    var id = ids[i]
+                    guard !id.isEmpty else { return ScoutError(.invalidRequest, "id must be a non-empty string", path: "points[\(i)].id") }
+                    let h = id.withUTF8 { Self.idHash(UnsafeRawBufferPointer($0)) }
+                    let tag = h & 0xFFFF_FFFF_0000_0000
+                    var s = Int(truncatingIfNeeded: h) & mask
+                    while slots[s] != 0 {
+                        if slots[s] & 0xFFFF_FFFF_0000_0000 == tag && ids[Int(slots[s] & 0xFFFF_FFFF) - 1] == id {
+                            return ScoutError(.invalidRequest, "the id appears twice", path: "points[\(i)].id")
+                        }
+                        s = (s + 1) & mask
+                    }
+                    slots[s] = tag | UInt64(i + 1)
+                }
+                return nil
+            }
+        }
+    }
+
+    /// A fast 64-bit hash of a few bytes (multiply–xorshift per 8-byte word, murmur's final
+    /// mix): not for adversaries, only for spreading ids over a table.
+    @inline(__always)
+    private static func idHash(_ b: UnsafeRawBufferPointer) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
+        var i = 0
+        while i + 8 <= b.count {
+            h = (h ^ b.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < b.count { tail |= UInt64(b[i]) << shift; shift += 8; i += 1 }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 33; h &*= 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33; h &*= 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        return h
+    }
+
+    /// The first invalid position or break of packed-tree order, as an error.
+    private static func positionError(_ coords: [Double]) -> ScoutError? {
+        let bad: Int? = coords.withUnsafeBufferPointer { xy in
+            for i in 0..<(xy.count / 2) {
+                let lon = xy[2 * i], lat = xy[2 * i + 1]
+                // Written as `!(…)` so that NaN fails.
+                if !(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90) { return i }
+            }
+            return nil
+        }
+        if let i = bad { return ScoutError(.invalidRequest, "the position is not a valid longitude/latitude", path: "points[\(i)]") }
+        if let (i, why) = PackedTree.orderViolation(coords: coords) {
+            return ScoutError(.invalidRequest, "the coordinates are not in packed-tree order (\(why))", path: "points[\(i)]")
+        }
+        return nil
+    }
+
+    /// Entry chunks holding the points of `live` as entries `0..<count`, all live.
+    private static func chunks(_ live: LiveExport) -> [EntryChunk] {
+        let n = live.count
+        var chunks: [EntryChunk] = []
+        chunks.reserveCapacity(n / EntryChunk.capacity + 1)
+        live.ids.withUnsafeBufferPointer { ids in
+            live.coords.withUnsafeBufferPointer { xy in
+                live.payloads.withUnsafeBufferPointer { payloads in
+                    var start = 0
+                    while start < n {
+                        let chunk = EntryChunk()
+                        let count = min(EntryChunk.capacity, n - start)
+                        for j in 0..<count {
+                            let i = start + j
+                            let payload = payloads.isEmpty ? nil : payloads[i]
+                            (chunk.entries + j).initialize(to: Entry(id: ids[i], lon: xy[2 * i], lat: xy[2 * i + 1], payload: payload))
+                            (chunk.removed + j).initialize(to: Atomic(EntryChunk.never))
+                        }
+                        chunk.count = count
+                        chunks.append(chunk)
+                        start += count
+                    }
+                }
+            }
+        }
+        return chunks
+    }
+}
+
+extension PackedTree {
+    /// The first violation of packed kd-tree order in `coords` (tree order, interleaved
+    /// lon/lat): the index of a point on the wrong side of its node's split, and why; `nil`
+    /// when every node is split at its middle point as ``PackedTree/init(entries:lons:lats:)``
+    /// splits it.
+    ///
+    /// - Complexity: O(n log n) comparisons, no allocation beyond a small stack.
+    static func orderViolation(coords: [Double]) -> (Int, String)? {
+        let n = coords.count / 2
+        guard n > nodeSize else { return nil }
+        return coords.withUnsafeBufferPointer { xy -> (Int, String)? in
+            var stack: [(left: Int, right: Int, axis: Int)] = [(0, n - 1, 0)]
+            while let (left, right, axis) = stack.popLast() {
+                if right - left <= nodeSize { continue }
+                let m = (left + right) >> 1
+                let c = xy[2 * m + axis]
+                var i = left
+                while i < m { if xy[2 * i + axis] > c { return (i, "left of the split at \(m), above it") }; i += 1 }
+                i = m + 1
+                while i <= right { if xy[2 * i + axis] < c { return (i, "right of the split at \(m), below it") }; i += 1 }
+                stack.append((left, m - 1, 1 - axis))
+                stack.append((m + 1, right, 1 - axis))
+            }
+            return nil
+        }
+    }
+}
