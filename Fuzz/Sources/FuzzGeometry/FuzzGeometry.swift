@@ -21,6 +21,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let end = bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
         crs = String(decoding: bytes[4..<end], as: UTF8.self)
         bytes = Array(bytes[min(end + 1, bytes.count)...])
+        // Reported, open: a text shaped like WKT (`word[…`) whose word is no WKT keyword still
+        // reaches PROJ's search by name (`x[1]`: 0.3 s). While fuzzing, such texts are skipped.
+        if skipKnownProblems, let c = crs, let bracket = c.firstIndex(of: "["),
+           !wktKeywords.contains(c[..<bracket].trimmingCharacters(in: .whitespaces).uppercased()) {
+            return 0
+        }
     }
     let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D })
     if first == UInt8(ascii: "{") {
@@ -28,7 +34,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         geoJSON(value, crs: crs)
     } else {
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let region = try? Region.wkt(text, crs: crs, transforms: transforms, path: "within") else { return 0 }
+        guard let region = built(crs, { () throws(ScoutError) in try Region.wkt(text, crs: crs, transforms: transforms, path: "within") }) else { return 0 }
         checkCRSWasNotGuessed(crs)
         exercise(region)
     }
@@ -44,6 +50,25 @@ func checkCRSWasNotGuessed(_ crs: String?) {
     }
 }
 
+/// WKT's CRS keywords (ISO 19162 and WKT1).
+let wktKeywords: Set<String> = ["PROJCRS", "PROJECTEDCRS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS", "BASEGEOGCRS",
+                                "VERTCRS", "VERTICALCRS", "COMPOUNDCRS", "BOUNDCRS", "ENGCRS", "ENGINEERINGCRS", "PARAMETRICCRS",
+                                "TIMECRS", "DERIVEDPROJCRS", "PROJCS", "GEOGCS", "GEOCCS", "VERT_CS", "COMPD_CS", "LOCAL_CS", "FITTED_CS"]
+
+/// The region `make` builds, or `nil` when it throws. PROJ's "unrecognized format /
+/// unknown name" means it searched proj.db by name (0.3–0.7 s a call, and a guess when
+/// something matches): a CRS text must be refused before it gets that far.
+func built(_ crs: String?, _ make: () throws(ScoutError) -> Region) -> Region? {
+    do throws(ScoutError) {
+        return try make()
+    } catch {
+        if crs != nil, error.message.contains("unknown name") {
+            fatalError("PROJ searched its database by name for the CRS (error: \(error.message.prefix(200)))")
+        }
+        return nil
+    }
+}
+
 func geoJSON(_ value: JSONValue, crs: String?) {
     var g = value
     if g["type"]?.string == "Feature", let inner = g["geometry"] { g = inner }
@@ -51,7 +76,7 @@ func geoJSON(_ value: JSONValue, crs: String?) {
     switch type {
     case "Polygon":
         guard let rings = rings(coords) else { return }
-        guard let region = try? Region.polygon(rings, crs: crs, transforms: transforms, path: "within") else { return }
+        guard let region = built(crs, { () throws(ScoutError) in try Region.polygon(rings, crs: crs, transforms: transforms, path: "within") }) else { return }
         checkCRSWasNotGuessed(crs)
         exercise(region)
     case "MultiPolygon":
@@ -61,7 +86,7 @@ func geoJSON(_ value: JSONValue, crs: String?) {
             guard let r = rings(p) else { return }
             out.append(r)
         }
-        guard let region = try? Region.multiPolygon(out, crs: crs, transforms: transforms, path: "within") else { return }
+        guard let region = built(crs, { () throws(ScoutError) in try Region.multiPolygon(out, crs: crs, transforms: transforms, path: "within") }) else { return }
         checkCRSWasNotGuessed(crs)
         exercise(region)
     case "LineString":
