@@ -21,6 +21,11 @@ struct CatalogOptions: ParsableArguments {
         valueName: "path[:kind]"))
     var loads: [String] = []
 
+    @Option(name: .customLong("snapshot"), help: ArgumentHelp(
+        "A snapshot file (scout snapshot) to start from instead of reference files and records; --data then only names where timezones.bin is, and --load adds records on top.",
+        valueName: "file"))
+    var snapshot: String?
+
     @Flag(name: .customLong("exact-dog-locations"), help: "Return dogs' exact locations (default: the centre of a ~1 km cell).")
     var exactDogLocations = false
 
@@ -43,7 +48,8 @@ struct CatalogOptions: ParsableArguments {
     /// An engine with the reference data and the loaded records; exits with status 1 and a
     /// log line when something cannot be read.
     func engine() throws -> Engine {
-        let dir = dataDirectory ?? (access("data/breeds.csv", R_OK) == 0 ? "data" : nil)
+        let dir = resolvedDataDirectory
+        if let snapshot { return try engine(snapshot: snapshot, dataDirectory: dir) }
         var catalog = Catalog()
         var recommender: Recommender?
         var timeZones: TimeZoneMap?
@@ -68,6 +74,43 @@ struct CatalogOptions: ParsableArguments {
         }
         let engine = Engine(catalog: catalog, privacy: exactDogLocations ? .exact : .approximate, recommender: recommender,
                             timeZones: timeZones)
+        try load(into: engine)
+        return engine
+    }
+
+    /// The data directory: `--data`, else `./data` when it holds breeds.csv.
+    var resolvedDataDirectory: String? { dataDirectory ?? (access("data/breeds.csv", R_OK) == 0 ? "data" : nil) }
+
+    /// An engine restored from `--snapshot` (time zones from the data directory), with the
+    /// `--load` records on top.
+    private func engine(snapshot path: String, dataDirectory dir: String?) throws -> Engine {
+        var timeZones: TimeZoneMap?
+        if let dir {
+            if access(dir + "/timezones.bin", R_OK) == 0 {
+                do { timeZones = try TimeZoneMap.load(path: dir + "/timezones.bin") } catch {
+                    log("could not load \(dir)/timezones.bin: \(error)")
+                    throw ExitCode(1)
+                }
+            } else {
+                log("no \(dir)/timezones.bin (python3 scripts/build_data.py --time-zones): lat/lon points without a timezone use UTC")
+            }
+        }
+        let engine: Engine
+        let started = Progress.now()
+        do {
+            engine = try Engine(snapshot: path, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones)
+        } catch {
+            log("could not load the snapshot \(path): \(error)")
+            throw ExitCode(1)
+        }
+        let counts = engine.stats().map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
+        log("snapshot \(path): \(counts.isEmpty ? "no records" : counts) in \(String(format: "%.3f", Progress.now() - started)) s")
+        try load(into: engine)
+        return engine
+    }
+
+    /// Loads every `--load` file into the engine; exits with status 1 on the first error.
+    private func load(into engine: Engine) throws {
         for spec in loads {
             var path = spec
             var kind: String?
@@ -76,14 +119,14 @@ struct CatalogOptions: ParsableArguments {
                 path = String(spec[..<colon])
             }
             do {
+                let started = Progress.now()
                 let n = try engine.load(path: path, kind: kind)
-                log("loaded \(n) records from \(path)")
+                log("loaded \(n) records from \(path) in \(String(format: "%.3f", Progress.now() - started)) s")
             } catch {
                 log("could not load \(path): \(error)")
                 throw ExitCode(1)
             }
         }
-        return engine
     }
 
     /// The per-request deadline, `nil` for none.

@@ -24,7 +24,8 @@ import Testing
         return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self), p.terminationStatus)
     }
 
-    @Test(arguments: [(["--help"], "scout-help.txt"), (["serve", "--help"], "serve-help.txt"), (["rank", "--help"], "rank-help.txt")])
+    @Test(arguments: [(["--help"], "scout-help.txt"), (["serve", "--help"], "serve-help.txt"), (["rank", "--help"], "rank-help.txt"),
+                      (["snapshot", "--help"], "snapshot-help.txt")])
     func helpIsExactly(_ arguments: [String], _ fixture: String) throws {
         let expected = try String(contentsOfFile: Repository.root + "/Tests/Fixtures/cli/" + fixture, encoding: .utf8)
         let r = try Self.run(arguments)
@@ -33,9 +34,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["serve", "--bogus"], "Error: Unknown option '--bogus'\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
-        (["rank", "--threads", "0"], "Error: --threads must be between 1 and 1024\nUsage: scout rank [--data <dir>] [--load <path[:kind]> ...] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--input <file> ...] [--output <file>] [--quiet] [--fail-on-error]\n  See 'scout rank --help' for more information.\n"),
-        (["serve", "--deadline-ms", "soon"], "Error: The value 'soon' is invalid for '--deadline-ms <ms>'\nHelp:  --deadline-ms <ms>  Longest a request's geometry work may run, in milliseconds; 0 for none.\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
+        (["serve", "--bogus"], "Error: Unknown option '--bogus'\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
+        (["rank", "--threads", "0"], "Error: --threads must be between 1 and 1024\nUsage: scout rank [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--input <file> ...] [--output <file>] [--quiet] [--fail-on-error]\n  See 'scout rank --help' for more information.\n"),
+        (["serve", "--deadline-ms", "soon"], "Error: The value 'soon' is invalid for '--deadline-ms <ms>'\nHelp:  --deadline-ms <ms>  Longest a request's geometry work may run, in milliseconds; 0 for none.\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
         (["fly"], "Error: Unexpected argument 'fly'\nUsage: scout <subcommand>\n  See 'scout --help' for more information.\n"),
     ])
     func usageErrorsNameTheOption(_ arguments: [String], _ expected: String) throws {
