@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 import ScoutCatalog
 import ScoutCore
 import ScoutIndex
@@ -164,7 +165,7 @@ enum SnapshotFile {
         }
     }
 
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { buf in
             var done = 0
             while done < buf.count {
@@ -317,7 +318,11 @@ enum SnapshotFile {
             default: break
             }
         }
-        let (catalog, recommender) = try loadReference(reference, path: path)
+        // The breeds now (records are read against them); the gazetteer and the recommender
+        // on a second thread while the kinds are decoded.
+        let pending = try PendingReference(reference, path: path)
+        defer { pending.finish() }
+        let catalog = Catalog(breeds: pending.breeds)
 
         // Kinds.
         var groups: [UInt32: [SectionType: Section]] = [:]
@@ -365,31 +370,22 @@ enum SnapshotFile {
                     for i in 0..<n { payloads.append(try payload(kind: kind, fields: [], catalog: catalog, record: i, fail: fail)) }
                 }
             case (let o?, let b?):
-                payloads = [(any PointPayload)?](repeating: nil, count: n)
                 guard o.length == 8 * (n + 1) else { throw fail("kind \(kind): field offsets section \(o.index) has length \(o.length) for \(n) points") }
                 let offsets = bytes(o), fieldBytes = bytes(b)
+                // The spans first (cheap), then parsing and validation on two threads.
                 var start = 0
                 for i in 0..<n {
                     let end = offsets.le64(8 * (i + 1))
                     guard offsets.le64(8 * i) == UInt64(start), end >= UInt64(start), end <= UInt64(fieldBytes.count) else {
                         throw fail("kind \(kind): field offsets section \(o.index), entry \(i): out of order or past the fields")
                     }
-                    var fields: [(String, JSONValue)] = []
-                    if end > UInt64(start) {
-                        let text = [UInt8](UnsafeRawBufferPointer(rebasing: fieldBytes[start..<Int(end)]))
-                        let v: JSONValue
-                        do throws(JSONParseError) { v = try JSONReader.parse(text) } catch {
-                            throw fail("kind \(kind): the fields of point \(i) (section \(b.index)) are not valid JSON: \(error.message)")
-                        }
-                        guard let m = v.members, !m.isEmpty else { throw fail("kind \(kind): the fields of point \(i) are not a non-empty object") }
-                        fields = m
-                    }
-                    if typed || !fields.isEmpty {
-                        payloads[i] = try payload(kind: kind, fields: fields, catalog: catalog, record: i, fail: fail)
-                    }
                     start = Int(end)
                 }
                 guard start == fieldBytes.count else { throw fail("kind \(kind): \(fieldBytes.count - start) bytes after the last point's fields") }
+                switch decodeFields(kind: kind, typed: typed, count: n, offsets: offsets, bytes: fieldBytes, catalog: catalog) {
+                case .success(let p): payloads = p
+                case .failure(let bad): throw fail("kind \(kind): the fields of point \(bad.index) (section \(b.index)) \(bad.why)")
+                }
             default:
                 throw fail("kind \(kind) has field offsets without fields or fields without offsets")
             }
@@ -400,7 +396,61 @@ enum SnapshotFile {
             }
             points += n
         }
-        return Contents(catalog: catalog, recommender: recommender, sets: sets, reference: reference, points: points)
+        let (places, recommender) = try pending.result()
+        return Contents(catalog: Catalog(breeds: pending.breeds, places: places), recommender: recommender, sets: sets,
+                        reference: reference, points: points)
+    }
+
+    /// Raw bytes shared with the second thread of ``decodeFields``: the mapping outlives it.
+    private struct SharedBytes: @unchecked Sendable {
+        let offsets: UnsafeRawBufferPointer
+        let bytes: UnsafeRawBufferPointer
+    }
+
+    /// The results of the two halves of ``decodeFields``, each written by one thread only.
+    private final class FieldWork: @unchecked Sendable {
+        var halves: [Result<[(any PointPayload)?], BadId>?] = [nil, nil]
+    }
+
+    /// Every point's payload from its field span (spans already checked): JSON parsed and,
+    /// for typed kinds, the record validated — on two threads for big kinds. The first bad
+    /// point (lowest index) is the error.
+    private static func decodeFields(kind: String, typed: Bool, count n: Int, offsets: UnsafeRawBufferPointer,
+                                     bytes: UnsafeRawBufferPointer, catalog: Catalog) -> Result<[(any PointPayload)?], BadId> {
+        let shared = SharedBytes(offsets: offsets, bytes: bytes)
+        @Sendable func decode(_ range: Range<Int>) -> Result<[(any PointPayload)?], BadId> {
+            var out: [(any PointPayload)?] = []
+            out.reserveCapacity(range.count)
+            for i in range {
+                let start = Int(shared.offsets.le64(8 * i)), end = Int(shared.offsets.le64(8 * (i + 1)))
+                var fields: [(String, JSONValue)] = []
+                if end > start {
+                    let text = [UInt8](UnsafeRawBufferPointer(rebasing: shared.bytes[start..<end]))
+                    let v: JSONValue
+                    do throws(JSONParseError) { v = try JSONReader.parse(text) } catch {
+                        return .failure(BadId(index: i, why: "are not valid JSON: \(error.message)"))
+                    }
+                    guard let m = v.members, !m.isEmpty else { return .failure(BadId(index: i, why: "are not a non-empty object")) }
+                    fields = m
+                }
+                guard typed || !fields.isEmpty else { out.append(nil); continue }
+                do throws(ScoutError) {
+                    out.append(RecordPayload(fields: fields, record: try catalog.record(kind: kind, fields: fields, path: "")))
+                } catch {
+                    return .failure(BadId(index: i, why: "no longer validate against the snapshot's reference data: \(error.message)"))
+                }
+            }
+            return .success(out)
+        }
+        guard n >= 4_096 else { return decode(0..<n) }
+        let work = FieldWork()
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            work.halves[half] = decode(half == 0 ? 0..<(n / 2) : (n / 2)..<n)
+        }
+        switch (work.halves[0]!, work.halves[1]!) {
+        case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+        case (.success(let a), .success(let b)): return .success(a + b)
+        }
     }
 
     /// The typed payload of a point, re-validated from its fields as a load would.
@@ -447,38 +497,83 @@ enum SnapshotFile {
         return .success(out)
     }
 
-    /// Builds the catalogue and the recommender from the snapshot's reference files, through
-    /// the same loaders a data directory goes through (the files are written to a private
-    /// temporary directory, read, and removed).
-    private static func loadReference(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) -> (Catalog, Recommender?) {
-        guard r.breeds != nil || r.places != nil || r.activities != nil || r.weights != nil else { return (Catalog(), nil) }
-        guard r.breeds != nil, r.places != nil else {
-            throw ScoutError(.invalidRequest, "not a usable snapshot: it has reference data without both breeds.csv and places.tsv", path: path)
-        }
-        var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/scout-snapshot-XXXXXX").utf8CString)
-        guard let dirPointer = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ScoutError(.internal, "no temporary directory for the snapshot's reference data (errno \(errno))", path: path)
-        }
-        let dir = String(cString: dirPointer)
-        let files: [(String, [UInt8]?)] = [("breeds.csv", r.breeds), ("places.tsv", r.places), ("activities.json", r.activities),
-                                           ("weights.json", r.weights)]
-        defer {
-            for (name, _) in files { unlink(dir + "/" + name) }
-            rmdir(dir)
-        }
-        for (name, bytes) in files {
-            guard let bytes else { continue }
-            let fd = open(dir + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0, writeAll(fd, bytes), close(fd) == 0 else {
-                throw ScoutError(.internal, "the snapshot's \(name) could not be unpacked (errno \(errno))", path: path)
+    /// A snapshot's reference files being loaded through the same loaders a data directory
+    /// goes through (unpacked into a private temporary directory, read, removed): the breed
+    /// table at once, the gazetteer and the recommender on a background thread.
+    private final class PendingReference: @unchecked Sendable {
+        // @unchecked: `loaded` is written by the background thread before `group` is left
+        // and read only after waiting for it.
+        let breeds: BreedTable
+        private let directory: String?
+        private let path: String
+        private let group = DispatchGroup()
+        private var loaded: Result<(Gazetteer, Recommender?), ScoutError> = .success((.empty, nil))
+        private var finished = false
+        private static let names = ["breeds.csv", "places.tsv", "activities.json", "weights.json"]
+
+        init(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) {
+            self.path = path
+            guard r.breeds != nil || r.places != nil || r.activities != nil || r.weights != nil else {
+                breeds = .empty
+                directory = nil
+                return
+            }
+            guard r.breeds != nil, r.places != nil else {
+                throw ScoutError(.invalidRequest, "not a usable snapshot: it has reference data without both breeds.csv and places.tsv", path: path)
+            }
+            var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/scout-snapshot-XXXXXX").utf8CString)
+            guard let dirPointer = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw ScoutError(.internal, "no temporary directory for the snapshot's reference data (errno \(errno))", path: path)
+            }
+            let dir = String(cString: dirPointer)
+            directory = dir
+            for (name, bytes) in zip(Self.names, [r.breeds, r.places, r.activities, r.weights]) {
+                guard let bytes else { continue }
+                let fd = open(dir + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                guard fd >= 0, SnapshotFile.writeAll(fd, bytes), close(fd) == 0 else {
+                    let e = errno
+                    Self.remove(dir)
+                    throw ScoutError(.internal, "the snapshot's \(name) could not be unpacked (errno \(e))", path: path)
+                }
+            }
+            do throws(ScoutError) { breeds = try BreedTable.load(path: dir + "/breeds.csv") } catch {
+                Self.remove(dir)
+                throw ScoutError(.invalidRequest, "not a usable snapshot: its breeds.csv does not load: \(error.message)", path: path)
+            }
+            let withRecommender = r.activities != nil && r.weights != nil
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                do throws(ScoutError) {
+                    let places = try Gazetteer.load(path: dir + "/places.tsv")
+                    loaded = .success((places, withRecommender ? try Recommender.load(dataDirectory: dir, breeds: breeds) : nil))
+                } catch {
+                    loaded = .failure(error)
+                }
+                group.leave()
             }
         }
-        do {
-            let catalog = try Catalog.load(dataDirectory: dir)
-            guard r.activities != nil, r.weights != nil else { return (catalog, nil) }
-            return (catalog, try Recommender.load(dataDirectory: dir, breeds: catalog.breeds))
-        } catch {
-            throw ScoutError(.invalidRequest, "not a usable snapshot: its reference data does not load: \(error.message)", path: path)
+
+        /// Waits for the background loads and removes the temporary files (idempotent).
+        func finish() {
+            guard !finished else { return }
+            finished = true
+            group.wait()
+            if let directory { Self.remove(directory) }
+        }
+
+        /// The gazetteer and the recommender, once loaded.
+        func result() throws(ScoutError) -> (Gazetteer, Recommender?) {
+            finish()
+            switch loaded {
+            case .success(let r): return r
+            case .failure(let error):
+                throw ScoutError(.invalidRequest, "not a usable snapshot: its reference data does not load: \(error.message)", path: path)
+            }
+        }
+
+        private static func remove(_ dir: String) {
+            for name in names { unlink(dir + "/" + name) }
+            rmdir(dir)
         }
     }
 
