@@ -1,7 +1,7 @@
 import Foundation
 import ScoutCatalog
 import ScoutCore
-import ScoutEngine
+@testable import ScoutEngine
 import ScoutJSON
 import ScoutRecommend
 import ScoutTestSupport
@@ -52,6 +52,15 @@ import Testing
         do throws(ScoutError) { x = try body(a) } catch { x = "error \(error.code) \(error.message) \(error.path ?? "")" }
         do throws(ScoutError) { y = try body(b) } catch { y = "error \(error.code) \(error.message) \(error.path ?? "")" }
         #expect(x == y, "\(what)")
+    }
+
+    /// XXH64 (seed 0) reference values: the empty input, short tails, and a 39-byte input
+    /// through the four-lane loop (python-xxhash's README example).
+    @Test func xxHash64MatchesTheReference() {
+        #expect(XXHash64.hash([]) == 0xEF46_DB37_51D8_E999)
+        #expect(XXHash64.hash(Array("a".utf8)) == 0xD24E_C4F1_A98C_6E5B)
+        #expect(XXHash64.hash(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
+        #expect(XXHash64.hash(Array("Nobody inspects the spammish repetition".utf8)) == 0xFBCE_A83C_8A37_8BF1)
     }
 
     // MARK: Round trips
