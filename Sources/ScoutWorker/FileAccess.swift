@@ -63,8 +63,10 @@ public struct FileAccess: Sendable {
     static func normalized(_ path: String) -> String {
         var base = ""
         if !path.hasPrefix("/") {
-            var buf = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            if getcwd(&buf, buf.count) != nil { base = String(cString: buf) }
+            if let cwd = getcwd(nil, 0) {
+                base = String(cString: cwd)
+                free(cwd)
+            }
         }
         var parts: [Substring] = []
         for c in (base + "/" + path).split(separator: "/") {
