@@ -19,15 +19,22 @@ public final class CRSTransform: @unchecked Sendable {
 
     private final class LogBox { var messages: [String] = [] }
 
+    /// The keywords a WKT CRS may open with (WKT2 and WKT1). A text like `x[1]` is no WKT:
+    /// PROJ would search `proj.db` for it by name (0.3–0.7 s) before failing.
+    static let wktKeywords: Set<String> = [
+        "PROJCRS", "PROJECTEDCRS", "GEOGCRS", "GEOGRAPHICCRS", "GEODCRS", "GEODETICCRS", "BASEGEOGCRS", "BOUNDCRS",
+        "COMPOUNDCRS", "VERTCRS", "VERTICALCRS", "ENGCRS", "ENGINEERINGCRS", "PARAMETRICCRS", "TIMECRS", "DERIVEDPROJCRS",
+        "PROJCS", "GEOGCS", "GEOCCS", "COMPD_CS", "VERT_CS", "LOCAL_CS", "FITTED_CS",
+    ]
+
     /// True when `text` names a CRS unambiguously: `AUTHORITY:CODE` (`EPSG:2180`,
-    /// `OGC:CRS84`), an OGC URN, a PROJ string (`+proj=…`), WKT (`PROJCRS[…`) or PROJJSON.
-    /// A bare name is refused: PROJ would look it up by similarity ("foo" finds Amersfoort).
+    /// `OGC:CRS84`), an OGC URN, a PROJ string (`+proj=…`), WKT opening with a CRS keyword
+    /// (`PROJCRS[…`, `GEOGCS[…`) or PROJJSON. A bare name is refused: PROJ would look it up
+    /// by similarity ("foo" finds Amersfoort).
     public static func isExplicitDefinition(_ text: String) -> Bool {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.hasPrefix("+proj=") || t.hasPrefix("proj=") || t.hasPrefix("{") || t.lowercased().hasPrefix("urn:ogc:def:crs:") { return true }
-        if let bracket = t.firstIndex(of: "["), t[..<bracket].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), !t[..<bracket].isEmpty {
-            return true
-        }
+        if let bracket = t.firstIndex(of: "["), wktKeywords.contains(t[..<bracket].uppercased()) { return true }
         let parts = t.split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
             && parts[0].allSatisfy({ $0.isASCII && $0.isLetter }) && parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
