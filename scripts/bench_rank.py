@@ -62,22 +62,24 @@ def timed(cmd, stdin_path):
     if p.returncode != 0: sys.exit(p.stderr.decode())
     return time.time() - t, p.stdout
 
-# Start-up (loading the catalogue) is timed alone and subtracted.
-def startup():
+# Start-up (loading the catalogue) is timed alone, per command and thread count, and subtracted.
+def startup(cmd, threads):
     empty = write("empty.jsonl", [])
-    return min(timed([args.binary, "rank", "--quiet"] + catalog, empty)[0] for _ in range(args.runs))
+    c = [args.binary, cmd, "--threads", str(threads)] + (["--quiet"] if cmd == "rank" else []) + catalog
+    return min(timed(c, empty)[0] for _ in range(args.runs))
 
-base = startup()
+base = startup("rank", 1)
 rows = []
 for name, path, n, cmd in [("recommend_activities", p_pets, args.pets, "rank"), ("recommend_dogs (50,000 dogs)", p_lovers, args.pets, "rank"),
                            ("search radius 4 km (serve)", p_search, args.searches, "serve")]:
     best = {1: 1e9, 2: 1e9}
     outs = {}
+    start = {t: startup(cmd, t) for t in (1, 2)}
     for _ in range(args.runs):
         for t in (1, 2):
             c = [args.binary, cmd, "--threads", str(t)] + (["--quiet"] if cmd == "rank" else []) + catalog
             s, out = timed(c, path)
-            best[t] = min(best[t], s - base)
+            best[t] = min(best[t], s - start[t])
             outs[t] = out
     assert outs[1] == outs[2], "outputs differ between thread counts"
     rows.append((name, n, n / best[1], n / best[2], best[1] / best[2]))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ScoutCore
 
 /// A named IANA time zone (`Europe/Warsaw`), answering UTC offsets and converting between
@@ -17,6 +18,9 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     /// The identifier as given to ``init(identifier:path:)``.
     public let identifier: String
     let timeZone: TimeZone
+    /// The zone's offsets 1900–2100 as a transition table (searched without locks); `nil`
+    /// when the table could not be checked against Foundation (then Foundation answers).
+    let table: OffsetTable?
 
     /// The zone named `identifier` (an IANA name such as `Europe/Dublin`, or one of the
     /// fixed names the system also knows, such as `UTC`). Names are case-sensitive.
@@ -31,6 +35,7 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
         }
         self.identifier = identifier
         self.timeZone = tz
+        self.table = OffsetTable.shared(identifier, tz)
     }
 
     /// Coordinated Universal Time (offset 0 at every instant).
@@ -39,6 +44,7 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     private init(known identifier: String) {
         self.identifier = identifier
         self.timeZone = TimeZone(identifier: identifier)!
+        self.table = OffsetTable.shared(identifier, timeZone)
     }
 
     /// Zones are equal when their identifiers are.
@@ -58,7 +64,8 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     /// The offset in seconds at `seconds` after the Unix epoch.
     @inline(__always)
     func unixOffset(_ seconds: Int64) -> Int64 {
-        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        if let o = table?.offset(seconds) { return o }
+        return Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
     }
 
     /// The wall-clock time in this zone at `instant` (the instant's own written offset is
@@ -161,4 +168,70 @@ public struct WallTimeResolution: Sendable, Hashable {
     /// Shift forward in a gap, earlier in an overlap (what Foundation's `Calendar` and
     /// `java.time` do).
     public static let standard = WallTimeResolution(gap: .shiftForward, overlap: .earlier)
+}
+
+/// A zone's UTC offsets between 1900 and 2100 as a sorted table of transitions, so that an
+/// offset is a binary search instead of a call into Foundation's `TimeZone` (which on Linux
+/// takes a lock around ICU: parallel recommendations queued on it). Built once per zone
+/// name per process from Foundation's own transitions, then checked against Foundation at
+/// every transition and at 2,200 instants spread over the two centuries; a table that
+/// disagrees anywhere is dropped and Foundation answers for that zone.
+final class OffsetTable: Sendable {
+    /// 1900-01-01T00:00Z and 2100-01-01T00:00Z: the span the table covers.
+    static let first: Int64 = -2_208_988_800, last: Int64 = 4_102_444_800
+    /// `offsets[i]` holds from `starts[i]` until `starts[i + 1]`.
+    let starts: [Int64]
+    let offsets: [Int64]
+
+    private init(starts: [Int64], offsets: [Int64]) {
+        self.starts = starts
+        self.offsets = offsets
+    }
+
+    /// The offset at `seconds`, or `nil` outside the table's span.
+    /// - Complexity: O(log transitions).
+    @inline(__always)
+    func offset(_ seconds: Int64) -> Int64? {
+        guard seconds >= OffsetTable.first, seconds < OffsetTable.last else { return nil }
+        var lo = 0, hi = starts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) >> 1
+            if starts[mid] <= seconds { lo = mid } else { hi = mid - 1 }
+        }
+        return offsets[lo]
+    }
+
+    private static let cache = Mutex<[String: OffsetTable?]>([:])
+
+    /// The table of a zone, built on first use of its name.
+    static func shared(_ identifier: String, _ tz: TimeZone) -> OffsetTable? {
+        if let known = cache.withLock({ $0[identifier] }) { return known }
+        let table = build(tz)
+        cache.withLock { $0[identifier] = .some(table) }
+        return table
+    }
+
+    static func build(_ tz: TimeZone) -> OffsetTable? {
+        func foundation(_ s: Int64) -> Int64 { Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double(s)))) }
+        var starts = [first], offsets = [foundation(first)]
+        var d = Date(timeIntervalSince1970: Double(first))
+        while let next = tz.nextDaylightSavingTimeTransition(after: d), next > d, next.timeIntervalSince1970 < Double(last) {
+            let s = Int64(next.timeIntervalSince1970.rounded(.up))
+            let o = foundation(s)
+            if o != offsets[offsets.count - 1] { starts.append(s); offsets.append(o) }
+            guard starts.count < 10_000 else { return nil }
+            d = next
+        }
+        let table = OffsetTable(starts: starts, offsets: offsets)
+        for s in starts.dropFirst() {
+            guard table.offset(s) == foundation(s), table.offset(s - 1) == foundation(s - 1) else { return nil }
+        }
+        let step = (last - first) / 2200
+        var s = first + 4_321
+        while s < last {
+            guard table.offset(s) == foundation(s) else { return nil }
+            s += step
+        }
+        return table
+    }
 }
