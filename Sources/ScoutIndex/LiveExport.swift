@@ -40,24 +40,18 @@ extension PointSet {
         let s = snapshot()
         // A set that is one clean level over every entry (a restored set before any write)
         // is exported as it stands, so a snapshot of a restored set is the same file.
+        let tree: PackedTree
         if s.levels.count == 1, s.cleanLevels[0], s.bufferStart == s.table.count, s.levels[0].count == s.liveCount {
-            let tree = s.levels[0]
-            var ids: [String] = [], payloads: [(any PointPayload)?] = []
-            ids.reserveCapacity(tree.count); payloads.reserveCapacity(tree.count)
-            for e in tree.entries {
-                let entry = s.table.entry(e)
-                ids.append(entry.id)
-                payloads.append(entry.payload)
+            tree = s.levels[0]
+        } else {
+            var refs: [Int32] = [], lons: [Double] = [], lats: [Double] = []
+            refs.reserveCapacity(s.liveCount); lons.reserveCapacity(s.liveCount); lats.reserveCapacity(s.liveCount)
+            for i in 0..<s.table.count where s.isLive(Int32(i)) {
+                let p = s.table.position(Int32(i))
+                refs.append(Int32(i)); lons.append(p.lon); lats.append(p.lat)
             }
-            return LiveExport(ids: ids, coords: tree.coords, payloads: payloads)
+            tree = PackedTree(entries: refs, lons: lons, lats: lats)
         }
-        var refs: [Int32] = [], lons: [Double] = [], lats: [Double] = []
-        refs.reserveCapacity(s.liveCount); lons.reserveCapacity(s.liveCount); lats.reserveCapacity(s.liveCount)
-        for i in 0..<s.table.count where s.isLive(Int32(i)) {
-            let p = s.table.position(Int32(i))
-            refs.append(Int32(i)); lons.append(p.lon); lats.append(p.lat)
-        }
-        let tree = PackedTree(entries: refs, lons: lons, lats: lats)
         var ids: [String] = [], payloads: [(any PointPayload)?] = []
         ids.reserveCapacity(tree.count); payloads.reserveCapacity(tree.count)
         for e in tree.entries {
