@@ -304,10 +304,10 @@ public final class Worker: Sendable {
     /// else (`extra` names fields the caller reads beside them, such as `home.radius_m`).
     func location(_ f: RequestFields, _ key: String, _ places: inout ResolvedPlaces, extra: [String] = []) throws(ScoutError) -> GeoPoint {
         guard let v = f.object[key], v["place"] != nil else { return try f.point(key, extra: extra) }
-        let fields = RequestFields(object: v)
-        try FieldReader(v.members ?? [], path: key).checkKnown(["place", "country"] + extra)
+        let reader = FieldReader(v.members ?? [], path: key)
+        try reader.checkKnown(["place", "country"] + extra)
         guard let name = v["place"]?.string else { throw ScoutError(.invalidRequest, "place must be a string", path: "\(key).place") }
-        let r = try engine.catalog.places.resolve(name, country: try fields.optionalString("country"), path: "\(key).place")
+        let r = try engine.catalog.places.resolve(name, country: try reader.optionalString("country", maxBytes: .max), path: "\(key).place")
         places.list.append((key, r))
         return r.place.point
     }
