@@ -110,15 +110,23 @@ public struct BreedTable: Sendable {
     /// Every breed, in file order (by popularity).
     public let breeds: [Breed]
     private let byFoldedName: [String: Int]
+    /// Other names of breeds ("Lab", "Alsatian", "owczarek niemiecki"), folded, to the breed's index.
+    private let byFoldedAlias: [String: Int]
+    /// The other names as given: (alias, breed name, language).
+    public let aliases: [(alias: String, breed: String, language: String)]
     /// The mixed/unknown profile (all traits 3 unless the file says otherwise).
     public let mixed: Breed
 
     /// Builds a table; the `Mixed` row, when present, becomes ``mixed``.
-    public init(_ breeds: [Breed]) {
+    public init(_ breeds: [Breed]) { self.init(breeds, aliases: [], aliasIndex: [:]) }
+
+    private init(_ breeds: [Breed], aliases: [(alias: String, breed: String, language: String)], aliasIndex: [String: Int]) {
         self.breeds = breeds
         var index: [String: Int] = [:]
         for (i, b) in breeds.enumerated() { index[TextFolding.fold(b.name)] = i }
         byFoldedName = index
+        byFoldedAlias = aliasIndex
+        self.aliases = aliases
         mixed = breeds.first { $0.name == "Mixed" } ?? Breed(
             name: "Mixed", popularityRank: nil,
             traits: Dictionary(uniqueKeysWithValues: Breed.Trait.allCases.map { ($0, 3) }),
@@ -129,9 +137,40 @@ public struct BreedTable: Sendable {
     /// An empty table: every dog gets the mixed profile.
     public static let empty = BreedTable([])
 
-    /// The breed of that name (case, accents and punctuation ignored), or `nil`.
+    /// The breed of that name or other name (case, accents and punctuation ignored), or `nil`.
     public func breed(named name: String) -> Breed? {
-        byFoldedName[TextFolding.fold(name)].map { breeds[$0] }
+        let folded = TextFolding.fold(name)
+        return (byFoldedName[folded] ?? byFoldedAlias[folded]).map { breeds[$0] }
+    }
+
+    /// This table with other names of its breeds, read from `breed_aliases.csv` text (a
+    /// header `alias,breed,language`, then one name per line). An alias must name a breed of
+    /// the table, must not be a breed's own name, and must not name two breeds; errors name
+    /// the line.
+    public func adding(aliasesCSV text: String) throws(ScoutError) -> BreedTable {
+        var list = aliases
+        var index = byFoldedAlias
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where n > 0 && !line.isEmpty {
+            let at = "breed_aliases line \(n + 1)"
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard cells.count == 3, !cells[0].isEmpty else { throw ScoutError(.parseError, "expected alias,breed,language", path: at) }
+            let folded = TextFolding.fold(cells[0])
+            guard let target = byFoldedName[TextFolding.fold(cells[1])] else {
+                throw ScoutError(.parseError, "the alias names a breed that is not in the table", path: at)
+            }
+            guard byFoldedName[folded] == nil else { throw ScoutError(.parseError, "the alias is a breed's own name", path: at) }
+            if let other = index[folded], other != target { throw ScoutError(.parseError, "the alias already names another breed", path: at) }
+            index[folded] = target
+            list.append((cells[0], breeds[target].name, cells[2]))
+        }
+        return BreedTable(breeds, aliases: list, aliasIndex: index)
+    }
+
+    /// `breeds.csv` of a data directory, with `breed_aliases.csv` when it is there.
+    public static func load(dataDirectory dir: String) throws(ScoutError) -> BreedTable {
+        let table = try load(path: dir + "/breeds.csv")
+        guard let aliases = try? String(contentsOfFile: dir + "/breed_aliases.csv", encoding: .utf8) else { return table }
+        return try table.adding(aliasesCSV: aliases)
     }
 
     /// The breed a caller named, or `not_found` naming the closest breeds. Records keep
@@ -140,15 +179,15 @@ public struct BreedTable: Sendable {
     public func resolve(_ name: String, path: String) throws(ScoutError) -> Breed {
         if let b = breed(named: name) { return b }
         if TextFolding.fold(name) == TextFolding.fold(mixed.name) { return mixed }
-        let names = breeds.map(\.name)
+        let names = breeds.map(\.name) + aliases.map(\.alias)
         let folded = TextFolding.fold(name)
         var close = Suggestions.closest(to: folded, among: names.map(TextFolding.fold), limit: 3).compactMap { f in
             names.first { TextFolding.fold($0) == f }
         }
         if close.isEmpty {
-            // "Labrador" → "Labrador Retriever": names that contain every word given.
+            // "Retriever Labrador" → "Labrador Retriever": names that contain every word given.
             let words = folded.split(separator: " ")
-            close = names.filter { n in let f = TextFolding.fold(n); return !words.isEmpty && words.allSatisfy { f.contains($0) } }
+            close = breeds.map(\.name).filter { n in let f = TextFolding.fold(n); return !words.isEmpty && words.allSatisfy { f.contains($0) } }
         }
         let hint = close.isEmpty ? "" : " (did you mean \(close.prefix(3).map { "\"\($0)\"" }.joined(separator: " or "))?)"
         throw ScoutError(.notFound, "no breed of that name\(hint); mixed and unknown breeds use \"Mixed\"", path: path)

@@ -1,6 +1,7 @@
 import Foundation
 import ScoutCore
 import ScoutJSON
+import ScoutText
 import ScoutTime
 import Synchronization
 
@@ -20,7 +21,19 @@ public final class ZoneCache: Sendable {
     }
 }
 
-/// The reference data records are read against: breeds, places and time zones.
+/// Whether records of a kind have a place.
+public enum Placement: Sendable, Equatable {
+    /// Every record has `lat` and `lon` (dogs, gyms, shelters, animals).
+    case required
+    /// No record has one (articles, programs, lovers): found by `get` and area-less
+    /// `search`, never by a spatial query.
+    case none
+    /// Either (untyped kinds).
+    case optional
+}
+
+/// The reference data records are read against: breeds (with their other names), places,
+/// time zones, species names and synonyms.
 ///
 /// ```swift
 /// let catalog = try Catalog.load(dataDirectory: "data")
@@ -31,22 +44,51 @@ public final class Catalog: Sendable {
     public let breeds: BreedTable
     /// The gazetteer (empty: every place name is unknown).
     public let places: Gazetteer
+    /// Species by their English and Polish names.
+    public let species: SpeciesNames
+    /// Words that mean the same, for the text index (species names included).
+    public let synonyms: SynonymTable
     /// Time zones seen so far.
     public let zones = ZoneCache()
 
-    /// Creates a catalogue over loaded tables.
-    public init(breeds: BreedTable = .empty, places: Gazetteer = .empty) {
+    /// Creates a catalogue over loaded tables; `synonyms` gains a group per species.
+    public init(breeds: BreedTable = .empty, places: Gazetteer = .empty, species: SpeciesNames = .empty,
+                synonyms: [[String]] = []) {
         self.breeds = breeds
         self.places = places
+        self.species = species
+        self.synonyms = SynonymTable(groups: species.synonymGroups + synonyms)
     }
 
-    /// Loads `breeds.csv` and `places.tsv` from a data directory (see `data/README.md`).
+    /// Loads `breeds.csv` (with `breed_aliases.csv` when present), `places.tsv` and, when
+    /// present, `species.tsv` and `synonyms.tsv` from a data directory (see `data/README.md`).
     public static func load(dataDirectory dir: String) throws(ScoutError) -> Catalog {
-        Catalog(breeds: try BreedTable.load(path: dir + "/breeds.csv"), places: try Gazetteer.load(path: dir + "/places.tsv"))
+        let (species, synonyms) = try wordTables(dataDirectory: dir)
+        return Catalog(breeds: try BreedTable.load(dataDirectory: dir), places: try Gazetteer.load(path: dir + "/places.tsv"),
+                       species: species, synonyms: synonyms)
+    }
+
+    /// The species names and synonym groups of a data directory (empty where a file is absent).
+    public static func wordTables(dataDirectory dir: String) throws(ScoutError) -> (SpeciesNames, [[String]]) {
+        func read(_ name: String) -> String? { try? String(contentsOfFile: dir + "/" + name, encoding: .utf8) }
+        let species = try read("species.tsv").map { (t) throws(ScoutError) in try SpeciesNames.parse(t) } ?? .empty
+        guard let text = read("synonyms.tsv") else { return (species, []) }
+        do throws(SynonymFileError) { return (species, try SynonymTable.parse(text).groups) } catch {
+            throw ScoutError(.parseError, error.message, path: "synonyms")
+        }
     }
 
     /// The kinds with typed records.
-    public static let typedKinds: Set<String> = ["dog", "gym", "shelter"]
+    public static let typedKinds: Set<String> = ["dog", "gym", "shelter", "animal", "article", "program", "lover"]
+
+    /// Whether records of a kind have a place.
+    public static func placement(kind: String) -> Placement {
+        switch kind {
+        case "dog", "gym", "shelter", "animal": .required
+        case "article", "program", "lover": .none
+        default: .optional
+        }
+    }
 
     /// Reads the typed record of a kind from its fields; `.other` for untyped kinds.
     /// Errors name the field under `path`.
@@ -55,31 +97,49 @@ public final class Catalog: Sendable {
         case "dog": .dog(try Dog.read(fields, breeds: breeds, path: path))
         case "gym": .gym(try Gym.read(fields, zones: zones, path: path))
         case "shelter": .shelter(try Shelter.read(fields, path: path))
+        case "animal": .animal(try ShelterAnimal.read(fields, path: path))
+        case "article": .article(try Article.read(fields, path: path))
+        case "program": .program(try Program.read(fields, path: path))
+        case "lover": .lover(try Lover.read(fields, path: path))
         default: .other
         }
     }
 
-    /// Field weights of the searchable text of a kind, in the order of ``searchableText(_:)``.
+    /// Field weights of the searchable text of a kind, in the order of ``searchableText(_:fields:)``;
+    /// the last weight is that of the synonyms the text's words bring in.
     public static func textFieldWeights(kind: String) -> [Double] {
         switch kind {
-        case "shelter": [3, 1, 2, 2, 1, 1]   // name, description, town, animal names, species, marks
-        case "gym": [3, 1, 2]                // name, type, town
-        case "dog": [3, 2, 1, 1]             // name, breed, town, about
+        case "shelter": [3, 1, 2, 2, 1, 1, 1]   // name, description, town, animal names, species, marks, synonyms
+        case "gym": [3, 1, 2, 1]                // name, type, town, synonyms
+        case "dog": [3, 2, 1, 1, 1]             // name, breed, town, about, synonyms
+        case "animal": [3, 2, 1, 1, 1, 1]       // name, species, marks, description, town, synonyms
+        case "article": [3, 3, 2, 1, 1, 1]      // title, situation, keywords, summary, body, synonyms
+        case "program": [3, 2, 1, 1, 1]         // name, goal and level, exercises, description, synonyms
+        case "lover": [3, 1, 1, 1]              // name, town, about, synonyms
         default: []
         }
     }
 
-    /// The searchable text of a record, one string per field (see ``textFieldWeights(kind:)``).
-    public static func searchableText(_ r: CatalogRecord, fields: [(String, JSONValue)]) -> [String] {
+    /// The searchable text of a record, one string per field (see ``textFieldWeights(kind:)``),
+    /// the synonyms of its words last.
+    public func searchableText(_ r: CatalogRecord, fields: [(String, JSONValue)]) -> [String] {
         func town() -> String { fields.first { $0.0 == "town" }?.1.string ?? "" }
+        func spaced(_ s: String) -> String { s.replacingOccurrences(of: "_", with: " ") }
+        var text: [String]
         switch r {
         case .shelter(let s):
-            return [s.name, s.description, s.town, s.animals.map(\.name).joined(separator: " "),
-                    Set(s.animals.map { $0.species.replacingOccurrences(of: "_", with: " ") }).sorted().joined(separator: " "),
+            text = [s.name, s.description, s.town, s.animals.map(\.name).joined(separator: " "),
+                    Set(s.animals.map { spaced($0.species) }).sorted().joined(separator: " "),
                     s.animals.map(\.marks).joined(separator: " ")]
-        case .gym(let g): return [g.name, g.type.replacingOccurrences(of: "_", with: " "), g.town]
-        case .dog(let d): return [d.name, d.breedName, town(), d.about]
+        case .gym(let g): text = [g.name, spaced(g.type), g.town]
+        case .dog(let d): text = [d.name, d.breedName, town(), d.about]
+        case .animal(let a): text = [a.animal.name, spaced(a.animal.species), a.animal.marks, a.animal.description, a.town]
+        case .article(let a): text = [a.title, a.situation, a.keywords.joined(separator: " "), a.summary, a.body]
+        case .program(let p): text = [p.name, spaced(p.goal) + " " + p.level, p.exercises.map(\.name).joined(separator: " "), p.description]
+        case .lover(let l): text = [l.name, l.town, l.about]
         case .other: return []
         }
+        text.append(synonyms.expansion(of: text.joined(separator: " . ")))
+        return text
     }
 }

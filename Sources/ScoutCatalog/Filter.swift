@@ -11,6 +11,14 @@ public enum CatalogRecord: Sendable {
     case gym(Gym)
     /// A shelter with its animals (kind `shelter`).
     case shelter(Shelter)
+    /// A shelter's animal (kind `animal`).
+    case animal(ShelterAnimal)
+    /// A help article (kind `article`, no place).
+    case article(Article)
+    /// A workout program (kind `program`, no place).
+    case program(Program)
+    /// A dog lover's profile (kind `lover`, no place).
+    case lover(Lover)
     /// A record of any other kind: no typed fields.
     case other
 }
@@ -36,7 +44,7 @@ public struct RecordFilter: Sendable {
     public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter { RecordFilter(tests: tests + [test]) }
 
     /// The fields a dog filter takes.
-    public static let dogFields = ["breed", "size", "sex", "age_years", "weight_kg", "available", "owner_experience",
+    public static let dogFields = ["breed", "size", "sex", "age_years", "weight_kg", "available", "owner_id", "owner_experience",
                                    "temperament", "excitability", "experience_needed", "handler_experience"]
                                   + Breed.Trait.allCases.map(\.rawValue)
     /// The fields a gym filter takes.
@@ -44,38 +52,110 @@ public struct RecordFilter: Sendable {
     /// The fields a shelter filter takes.
     public static let shelterFields = ["type", "animal"]
     /// The fields an animal condition (inside a shelter filter) takes.
-    public static let animalFields = ["species", "age_years", "size", "adoptable"]
+    public static let animalFields = ["species", "age_years", "size", "sex", "adoptable", "marks"]
+    /// The fields an `animal` record filter takes.
+    public static let animalRecordFields = ["shelter_id"] + animalFields
+    /// The fields an article filter takes.
+    public static let articleFields = ["species", "urgency", "rating"]
+    /// The fields a program filter takes.
+    public static let programFields = ["goal", "level", "weeks", "days_per_week", "author", "rating", "votes_up"]
+    /// The fields a dog-lover filter takes.
+    public static let loverFields = ["experience", "activity_level", "vetted", "other_pets", "reliability", "care", "country"]
+
+    /// The fields a filter of a kind takes (`nil`: the kind has no typed fields).
+    public static func fields(kind: String) -> [String]? {
+        switch kind {
+        case "dog": dogFields
+        case "gym": gymFields
+        case "shelter": shelterFields
+        case "animal": animalRecordFields
+        case "article": articleFields
+        case "program": programFields
+        case "lover": loverFields
+        default: nil
+        }
+    }
 
     /// Compiles a filter for a kind. `today` is the date ages are computed on (the request's
     /// `now`, or the current UTC date).
     ///
     /// With `breeds`, every breed a dog filter names must be in the table (or be "Mixed"):
     /// an unknown one is `not_found` naming the closest, never a filter that matches nothing.
-    public static func parse(_ v: JSONValue, kind: String, today: LocalDate, breeds: BreedTable? = nil,
+    ///
+    /// With `species`, species names are read in English or Polish ("pies" is `dog`).
+    public static func parse(_ v: JSONValue, kind: String, today: LocalDate, breeds: BreedTable? = nil, species: SpeciesNames = .empty,
                              path: String = "filter") throws(ScoutError) -> RecordFilter {
         guard let members = v.members else { throw ScoutError(.invalidRequest, "filter must be an object", path: path) }
         if members.isEmpty { return .all }
         var tests: [@Sendable (CatalogRecord) -> Bool] = []
         func at(_ k: String) -> String { "\(path).\(k)" }
-        let known: [String]
-        switch kind {
-        case "dog": known = dogFields
-        case "gym": known = gymFields
-        case "shelter": known = shelterFields
-        default: throw ScoutError(.invalidRequest, "filters apply to dog, gym and shelter; kind \(kind.prefix(64)) has no typed fields", path: path)
+        guard let known = fields(kind: kind) else {
+            throw ScoutError(.invalidRequest, "filters apply to \(Catalog.typedKinds.sorted().joined(separator: ", ")); kind \(kind.prefix(64)) has no typed fields",
+                             path: path)
         }
         for (key, value) in members {
             guard known.contains(key) else {
                 throw FieldReader.unknownField(key, known: known, path: at(JSONReader.shown(key)), what: "\(kind) filter field")
             }
-            tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, path: at(key)))
+            tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, species: species, path: at(key)))
         }
         return RecordFilter(tests: tests)
     }
 
-    private static func condition(kind: String, key: String, _ v: JSONValue, today: LocalDate, breeds: BreedTable?,
+    private static func condition(kind: String, key: String, _ v: JSONValue, today: LocalDate, breeds: BreedTable?, species: SpeciesNames,
                                   path: String) throws(ScoutError) -> @Sendable (CatalogRecord) -> Bool {
         switch (kind, key) {
+        case ("dog", "owner_id"):
+            let m = try StringMatch(v, path: path)
+            return { if case .dog(let d) = $0 { m.matches(d.ownerID) } else { false } }
+        case ("animal", "shelter_id"):
+            let m = try StringMatch(v, path: path)
+            return { if case .animal(let a) = $0 { m.matches(a.shelterID) } else { false } }
+        case ("animal", _):
+            let m = try AnimalMatch(.object([(key, v)]), path: String(path.dropLast(key.count + 1)), species: species)
+            return { if case .animal(let a) = $0 { m.matches(a.animal) } else { false } }
+        case ("article", "species"):
+            let m = try SpeciesMatch(v, path: path, names: species)
+            return { if case .article(let a) = $0 { a.species.contains(where: m.matches) } else { false } }
+        case ("article", "urgency"):
+            let m = try StringMatch(v, path: path, allowed: Article.urgencies)
+            return { if case .article(let a) = $0 { m.matches(a.urgency) } else { false } }
+        case ("article", "rating"), ("program", "rating"):
+            let m = try NumberMatch(v, path: path)
+            return { Rating.votes($0).map { m.matches(Rating.wilsonLowerBound(up: $0.up, down: $0.down)) } ?? false }
+        case ("program", "votes_up"):
+            let m = try NumberMatch(v, path: path)
+            return { if case .program(let p) = $0 { m.matches(Double(p.upVotes)) } else { false } }
+        case ("program", "goal"):
+            let m = try StringMatch(v, path: path, allowed: Program.goals)
+            return { if case .program(let p) = $0 { m.matches(p.goal) } else { false } }
+        case ("program", "level"):
+            let m = try StringMatch(v, path: path, allowed: Program.levels)
+            return { if case .program(let p) = $0 { m.matches(p.level) } else { false } }
+        case ("program", "weeks"), ("program", "days_per_week"):
+            let m = try NumberMatch(v, path: path)
+            let weeks = key == "weeks"
+            return { if case .program(let p) = $0 { m.matches(Double(weeks ? p.weeks : p.daysPerWeek)) } else { false } }
+        case ("program", "author"):
+            let m = try StringMatch(v, path: path)
+            return { if case .program(let p) = $0 { m.matches(p.author) } else { false } }
+        case ("lover", "experience"), ("lover", "activity_level"):
+            let m = try NumberMatch(v, path: path)
+            let experience = key == "experience"
+            return { if case .lover(let l) = $0 { m.matches(Double(experience ? l.experience : l.activityLevel)) } else { false } }
+        case ("lover", "vetted"):
+            guard case .bool(let want) = v else { throw ScoutError(.invalidRequest, "vetted must be true or false", path: path) }
+            return { if case .lover(let l) = $0 { l.vetted == want } else { false } }
+        case ("lover", "other_pets"):
+            let m = try SpeciesMatch(v, path: path, names: species)
+            return { if case .lover(let l) = $0 { l.otherPets.contains(where: m.matches) } else { false } }
+        case ("lover", "reliability"), ("lover", "care"):
+            let m = try ReviewMatch(v, path: path)
+            let reliability = key == "reliability"
+            return { if case .lover(let l) = $0 { m.matches(reliability ? l.reliability : l.care) } else { false } }
+        case ("lover", "country"):
+            let m = try StringMatch(v, path: path)
+            return { if case .lover(let l) = $0 { m.matches(l.country) } else { false } }
         case ("dog", "breed"):
             let names = try StringMatch(v, path: path, fold: true)
             if let breeds, !breeds.breeds.isEmpty {
@@ -135,7 +215,7 @@ public struct RecordFilter: Sendable {
             let m = try StringMatch(v, path: path, allowed: Shelter.types)
             return { if case .shelter(let s) = $0 { m.matches(s.type) } else { false } }
         case ("shelter", "animal"):
-            let m = try AnimalMatch(v, path: path)
+            let m = try AnimalMatch(v, path: path, species: species)
             return { if case .shelter(let s) = $0 { s.animals.contains(where: m.matches) } else { false } }
         default:
             throw ScoutError(.invalidRequest, "unknown filter field", path: path)
@@ -238,32 +318,67 @@ struct ReviewMatch: Sendable {
     }
 }
 
-/// A condition on a shelter's animals: species, age, size, adoptable.
+/// A condition on a shelter's animals: species, age, size, sex, adoptable, marks.
 struct AnimalMatch: Sendable {
-    let species: StringMatch?, size: StringMatch?, age: NumberMatch?
+    let species: SpeciesMatch?, size: StringMatch?, sex: StringMatch?, age: NumberMatch?
     let adoptable: Bool?
+    /// `true`/`false`: has marks or not; a string: the marks contain it (folded).
+    let hasMarks: Bool?, marks: String?
 
-    init(_ v: JSONValue, path: String) throws(ScoutError) {
+    init(_ v: JSONValue, path: String, species names: SpeciesNames) throws(ScoutError) {
         guard let m = v.members, !m.isEmpty else { throw ScoutError(.invalidRequest, "animal must be a non-empty object", path: path) }
-        var species: StringMatch?, size: StringMatch?, age: NumberMatch?, adoptable: Bool?
+        var species: SpeciesMatch?, size: StringMatch?, sex: StringMatch?, age: NumberMatch?, adoptable: Bool?
+        var hasMarks: Bool?, marks: String?
         for (k, x) in m {
             let p = "\(path).\(k.prefix(64))"
             switch k {
-            case "species": species = try StringMatch(x, path: p)
+            case "species": species = try SpeciesMatch(x, path: p, names: names)
             case "size": size = try StringMatch(x, path: p, allowed: ["small", "medium", "large"])
+            case "sex": sex = try StringMatch(x, path: p, allowed: Animal.sexes)
             case "age_years": age = try NumberMatch(x, path: p)
             case "adoptable":
                 guard case .bool(let b) = x else { throw ScoutError(.invalidRequest, "adoptable must be true or false", path: p) }
                 adoptable = b
+            case "marks":
+                switch x {
+                case .bool(let b): hasMarks = b
+                case .string(let s) where !TextFolding.fold(s).isEmpty && s.utf8.count <= 256: marks = TextFolding.fold(s)
+                default: throw ScoutError(.invalidRequest, "marks must be true, false or a word the marks contain", path: p)
+                }
             default:
-                throw ScoutError(.invalidRequest, "unknown animal field; known: \(RecordFilter.animalFields.joined(separator: ", "))", path: p)
+                throw FieldReader.unknownField(k, known: RecordFilter.animalFields, path: p, what: "animal field")
             }
         }
-        self.species = species; self.size = size; self.age = age; self.adoptable = adoptable
+        self.species = species; self.size = size; self.sex = sex; self.age = age; self.adoptable = adoptable
+        self.hasMarks = hasMarks; self.marks = marks
     }
 
     func matches(_ a: Animal) -> Bool {
-        (species?.matches(a.species) ?? true) && (size?.matches(a.size) ?? true)
+        (species?.matches(a.species) ?? true) && (size?.matches(a.size) ?? true) && (sex?.matches(a.sex) ?? true)
             && (age?.matches(a.ageYears) ?? true) && (adoptable.map { $0 == a.adoptable } ?? true)
+            && (hasMarks.map { $0 == !a.marks.isEmpty } ?? true)
+            && (marks.map { (" " + TextFolding.fold(a.marks) + " ").contains(" " + $0 + " ") } ?? true)
     }
+}
+
+/// Species named in English or Polish, any of a list: "pies", "dogs" and "dog" all mean `dog`.
+struct SpeciesMatch: Sendable {
+    let values: Set<String>
+
+    init(_ v: JSONValue, path: String, names: SpeciesNames) throws(ScoutError) {
+        let given = try StringMatch(v, path: path).given
+        var out = Set<String>()
+        for (i, s) in given.enumerated() {
+            let p = v.array == nil ? path : "\(path)[\(i)]"
+            if let c = names.canonical(s) { out.insert(c); continue }
+            // A species the table does not know is still a species if it is a word ("axolotl").
+            do throws(ScoutError) { out.insert(try SpeciesNames.word(s, path: p)) } catch {
+                let known = names.rows.flatMap { [$0.species] + $0.english + $0.polish }
+                throw ScoutError(.notFound, "no species of that name\(Suggestions.hint(for: s, among: known))", path: p)
+            }
+        }
+        values = out
+    }
+
+    func matches(_ species: String) -> Bool { values.contains(species) }
 }

@@ -25,13 +25,51 @@ public enum Rating {
         return max(0, (centre - margin) / (1 + z2 / n))
     }
 
-    /// The rating of a record: the Bayesian temperament rating for dogs, the Wilson lower
-    /// bound for gyms, `nil` for kinds without ratings.
+    /// The rating of a record: the Bayesian temperament rating for dogs and reliability
+    /// rating for dog lovers, the Wilson lower bound of the up-vote share for gyms, programs
+    /// and articles (so a program with 3 of 3 up-votes ranks below one with 90 of 100), `nil`
+    /// for kinds without ratings.
     public static func of(_ record: CatalogRecord) -> Double? {
         switch record {
         case .dog(let d): bayesian(d.temperament)
+        case .lover(let l): bayesian(l.reliability)
         case .gym(let g): wilsonLowerBound(up: g.upVotes, down: g.downVotes)
-        case .shelter, .other: nil
+        case .program(let p): wilsonLowerBound(up: p.upVotes, down: p.downVotes)
+        case .article(let a): wilsonLowerBound(up: a.upVotes, down: a.downVotes)
+        case .shelter, .animal, .other: nil
+        }
+    }
+
+    /// Up- and down-votes of a record, for kinds that take votes.
+    public static func votes(_ record: CatalogRecord) -> (up: Int, down: Int)? {
+        switch record {
+        case .gym(let g): (g.upVotes, g.downVotes)
+        case .program(let p): (p.upVotes, p.downVotes)
+        case .article(let a): (a.upVotes, a.downVotes)
+        default: nil
+        }
+    }
+
+    /// The review aggregates of a record by criterion, for kinds that take reviews.
+    public static func reviews(_ record: CatalogRecord) -> [(criterion: String, aggregate: ReviewAggregate)]? {
+        switch record {
+        case .dog(let d): [("temperament", d.temperament), ("excitability", d.excitability), ("experience_needed", d.experienceNeeded)]
+        case .lover(let l): [("reliability", l.reliability), ("care", l.care)]
+        default: nil
+        }
+    }
+
+    /// The name a listing sorts by: the record's name (an article's title), "" for untyped records.
+    public static func name(_ record: CatalogRecord) -> String {
+        switch record {
+        case .dog(let d): d.name
+        case .gym(let g): g.name
+        case .shelter(let s): s.name
+        case .animal(let a): a.animal.name
+        case .article(let a): a.title
+        case .program(let p): p.name
+        case .lover(let l): l.name
+        case .other: ""
         }
     }
 }

@@ -85,20 +85,23 @@ public final class Dog: Sendable {
         return Double((6 - breed[.trainability]) + breed[.energy] + (6 - breed[.adaptability])) / 3
     }
 
-    /// Reads a dog from a record's fields (everything but id, kind, lat and lon).
+    /// Reads a dog from a record's fields (everything but id, kind, lat and lon). Its review
+    /// aggregates combine the loaded `reviews` with the reviewers' own entries (`reviews_by`).
     public static func read(_ fields: [(String, JSONValue)], breeds: BreedTable, path: String) throws(ScoutError) -> Dog {
         let f = FieldReader(fields, path: path)
         let breedName = try f.string("breed", maxBytes: 128)
         let birth = try LocalDate.parse(try f.string("birth_date", maxBytes: 32), path: f.at("birth_date"))
         let reviews = try f.object("reviews")
+        let entries = try Reviews.entries(f, criteria: Reviews.criteria(kind: "dog"))
+        func aggregate(_ c: String) throws(ScoutError) -> ReviewAggregate { Reviews.combined(try .read(reviews, c), entries, criterion: c) }
         return Dog(
             name: try f.string("name", maxBytes: 256), breedName: breedName,
             breed: breeds.breed(named: breedName) ?? breeds.mixed, birthDate: birth,
             sex: try f.oneOf("sex", ["male", "female"]), weightKg: try f.number("weight_kg", in: 0.1...200),
             ownerID: try f.string("owner_id", maxBytes: 256), ownerExperience: try f.integer("owner_experience", in: 1...5),
             about: try f.optionalString("about") ?? "",
-            temperament: try .read(reviews, "temperament"), excitability: try .read(reviews, "excitability"),
-            experienceNeeded: try .read(reviews, "experience_needed"), available: try f.bool("available", default: true))
+            temperament: try aggregate("temperament"), excitability: try aggregate("excitability"),
+            experienceNeeded: try aggregate("experience_needed"), available: try f.bool("available", default: true))
     }
 }
 
@@ -112,7 +115,7 @@ public final class Gym: Sendable {
     public let type: String
     /// Town from the address, when given (searchable).
     public let town: String
-    /// Up-votes and down-votes.
+    /// Up-votes and down-votes: the loaded `votes` plus the voters' own (`votes_by`).
     public let upVotes: Int, downVotes: Int
     /// Opening hours (OSM syntax); `nil` when unknown.
     public let openingHours: OpeningHours?
@@ -131,11 +134,12 @@ public final class Gym: Sendable {
         let votes = try f.object("votes")
         let hours = try f.optionalString("opening_hours", maxBytes: 1024)
         let address = try f.object("address")
+        let voted = try Reviews.votes(f)
         return Gym(
             name: try f.string("name", maxBytes: 256), type: try f.oneOf("type", types),
             town: try address?.optionalString("town", maxBytes: 256) ?? "",
-            upVotes: try votes?.integer("up", in: 0...1_000_000_000, default: 0) ?? 0,
-            downVotes: try votes?.integer("down", in: 0...1_000_000_000, default: 0) ?? 0,
+            upVotes: (try votes?.integer("up", in: 0...1_000_000_000, default: 0) ?? 0) + voted.up,
+            downVotes: (try votes?.integer("down", in: 0...1_000_000_000, default: 0) ?? 0) + voted.down,
             openingHours: try hours.map { (h) throws(ScoutError) in try OpeningHours(parsing: h, path: f.at("opening_hours")) },
             zone: try zones.zone(try f.string("timezone", maxBytes: 64), path: f.at("timezone")))
     }
@@ -153,18 +157,25 @@ public struct Animal: Sendable {
     public let size: String
     /// Ready for adoption.
     public let adoptable: Bool
+    /// `male`, `female` or `unknown`.
+    public let sex: String
+    /// The values of ``sex``.
+    public static let sexes = ["male", "female", "unknown"]
 
     static func read(_ v: JSONValue, path: String) throws(ScoutError) -> Animal {
         let f = try FieldReader(v, path: path)
-        let species = try f.string("species", maxBytes: 64)
-        guard !species.isEmpty, species.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }) else {
-            throw ScoutError(.invalidRequest, "species must be a lower-case word (a-z and _)", path: f.at("species"))
-        }
-        return Animal(species: species, id: try f.string("id", maxBytes: 256), name: try f.string("name", maxBytes: 256),
+        return try read(f, id: try f.string("id", maxBytes: 256))
+    }
+
+    /// Reads the animal's own fields (species, name, sex, age, size, marks, description,
+    /// adoptable) from a shelter's list entry or an `animal` record.
+    static func read(_ f: FieldReader, id: String) throws(ScoutError) -> Animal {
+        let species = try SpeciesNames.word(f, "species")
+        return Animal(species: species, id: id, name: try f.string("name", maxBytes: 256),
                       marks: try f.optionalString("marks", maxBytes: 1024) ?? "",
                       description: try f.optionalString("description") ?? "",
                       ageYears: try f.number("age_years", in: 0...100), size: try f.oneOf("size", ["small", "medium", "large"]),
-                      adoptable: try f.bool("adoptable", default: true))
+                      adoptable: try f.bool("adoptable", default: true), sex: try f.oneOf("sex", sexes, default: "unknown"))
     }
 }
 

@@ -26,8 +26,11 @@ import Synchronization
 /// atomically per kind.
 public final class Engine: Sendable {
     private let sets = Mutex<[String: PointSet]>([:])
-    private let writeLock = Mutex(())
-    private let textIndexes = Mutex<[String: (version: UInt64, index: TextIndex)]>([:])
+    /// Records without a place, per kind (their kind also has a point set, maybe empty).
+    private let placelessSets = Mutex<[String: PlacelessSet]>([:])
+    let writeLock = Mutex(())
+    /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
+    private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
     private let snapshotReference = Mutex<SnapshotReferenceFiles?>(nil)
     /// PROJ transformations to lon/lat, cached per CRS.
@@ -66,6 +69,17 @@ public final class Engine: Sendable {
         }
     }
 
+    /// The records without a place of a kind, created on first use when `create` is true.
+    func placelessSet(kind: String, create: Bool = false) -> PlacelessSet? {
+        placelessSets.withLock { s in
+            if let set = s[kind] { return set }
+            guard create else { return nil }
+            let set = PlacelessSet()
+            s[kind] = set
+            return set
+        }
+    }
+
     /// The point set of a kind the engine has held, or `not_found` naming the closest kinds
     /// ("gyms" → "gym"). A kind emptied by removals is still known and answers with nothing.
     func loadedSet(kind: String, path: String = "kind") throws(ScoutError) -> PointSet {
@@ -85,31 +99,67 @@ public final class Engine: Sendable {
     // MARK: Writing
 
     /// Inserts or replaces records (by kind and id). All are validated first — typed kinds
-    /// field by field — and on any error nothing changes. Returns the number applied.
+    /// field by field, places required or refused by kind (``Catalog/placement(kind:)``) —
+    /// and on any error nothing changes. Returns the number applied.
     @discardableResult
     public func upsert(_ records: [PointRecord]) throws(ScoutError) -> Int {
-        var byKind: [String: [PointSet.Record]] = [:]
+        let prepared = try prepare(records)
+        writeLock.withLock { _ in apply(prepared) }
+        return records.count
+    }
+
+    /// Records checked and ready to apply, by kind.
+    struct PreparedWrite {
+        var located: [String: [PointSet.Record]] = [:]
+        var placeless: [String: [(id: String, payload: RecordPayload?)]] = [:]
+    }
+
+    /// Validates records and builds what the index keeps of them (no lock needed). Errors
+    /// in typed fields are reported under `fieldPath` when given (a patch's `set`).
+    func prepare(_ records: [PointRecord], fieldPath: String? = nil) throws(ScoutError) -> PreparedWrite {
+        var out = PreparedWrite()
         for (i, r) in records.enumerated() {
             let at = r.source ?? "records[\(i)]"
             try PointRecord.validateKind(r.kind, path: "\(at).kind")
             guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "\(at).id") }
-            _ = try r.point.validated(path: at)
-            let typed = try catalog.record(kind: r.kind, fields: r.fields, path: r.source.map { "\($0): " } ?? at)
+            let placement = Catalog.placement(kind: r.kind)
+            if r.point == nil && placement == .required {
+                throw ScoutError(.invalidRequest, "records of kind \(r.kind) need lat and lon", path: "\(at).lat")
+            }
+            if r.point != nil && placement == .none {
+                throw ScoutError(.invalidRequest, "records of kind \(r.kind) have no place: drop lat and lon", path: "\(at).lat")
+            }
+            if let p = r.point { _ = try p.validated(path: at) }
+            let typed = try catalog.record(kind: r.kind, fields: r.fields, path: fieldPath ?? r.source.map { "\($0): " } ?? at)
             let payload: RecordPayload?
             if case .other = typed, r.fields.isEmpty { payload = nil } else { payload = RecordPayload(fields: r.fields, record: typed) }
+            guard let point = r.point else {
+                out.placeless[r.kind, default: []].append((r.id, payload))
+                continue
+            }
             // Privacy by construction: a hidden kind's exact point never enters the index, so
             // every answer about it (membership, order, distance, score, cursor) is a function
             // of the published cell only.
-            let point = privacy.hides(kind: r.kind) ? privacy.shown(r.point, kind: r.kind) : r.point
-            byKind[r.kind, default: []].append(PointSet.Record(id: r.id, point: point, payload: payload))
+            let shown = privacy.hides(kind: r.kind) ? privacy.shown(point, kind: r.kind) : point
+            out.located[r.kind, default: []].append(PointSet.Record(id: r.id, point: shown, payload: payload))
         }
-        writeLock.withLock { _ in
-            for (kind, batch) in byKind {
-                // Validated above, so this cannot throw.
-                _ = try? pointSet(kind: kind, create: true)!.upsert(batch)
-            }
+        return out
+    }
+
+    /// Applies prepared records; the caller holds ``writeLock``. A record that moves between
+    /// having a place and not is taken out of the other store.
+    func apply(_ w: PreparedWrite) {
+        for (kind, batch) in w.located {
+            // Validated in `prepare`, so this cannot throw.
+            _ = try? pointSet(kind: kind, create: true)!.upsert(batch)
+            placelessSet(kind: kind)?.remove(ids: batch.map(\.id))
         }
-        return records.count
+        for (kind, batch) in w.placeless {
+            // The kind is known to every query (spatial ones find nothing in it).
+            let located = pointSet(kind: kind, create: true)!
+            placelessSet(kind: kind, create: true)!.upsert(batch)
+            located.remove(ids: batch.map(\.id))
+        }
     }
 
     /// Removes records of a kind by id; unknown ids are ignored. Returns how many went.
@@ -117,7 +167,7 @@ public final class Engine: Sendable {
     public func remove(kind: String, ids: [String]) throws(ScoutError) -> Int {
         try PointRecord.validateKind(kind, path: "kind")
         guard let set = pointSet(kind: kind) else { return 0 }
-        return writeLock.withLock { _ in set.remove(ids: ids) }
+        return writeLock.withLock { _ in set.remove(ids: ids) + (placelessSet(kind: kind)?.remove(ids: ids) ?? 0) }
     }
 
     /// Loads a file of records (JSON Lines, GeoJSON FeatureCollection of Points, or CSV
@@ -129,7 +179,7 @@ public final class Engine: Sendable {
         if let kind { try PointRecord.validateKind(kind, path: "kind") }
         let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes)
         try upsert(records)
-        for k in Set(records.map(\.kind)) { pointSet(kind: k)?.pack() }
+        for k in Set(records.filter { $0.point != nil }.map(\.kind)) { pointSet(kind: k)?.pack() }
         return records.count
     }
 
@@ -175,11 +225,11 @@ public final class Engine: Sendable {
 
     // MARK: Reading
 
-    /// Counts per kind and index memory in bytes.
+    /// Counts per kind (records with and without a place) and index memory in bytes.
     public func stats() -> [(kind: String, count: Int, indexBytes: Int)] {
         kinds.compactMap { k in
             guard let s = pointSet(kind: k) else { return nil }
-            return (k, s.count, s.indexMemoryBytes)
+            return (k, s.count + (placelessSet(kind: k)?.count ?? 0), s.indexMemoryBytes)
         }
     }
 
@@ -188,6 +238,7 @@ public final class Engine: Sendable {
     /// Filters and text are tested inside the traversal; `total` counts every match;
     /// with `after`, the page continues after that id in the same order.
     public func search(_ q: SearchQuery) throws(ScoutError) -> SearchResult {
+        guard let area = q.area else { return try list(q) }
         try PointRecord.validateKind(q.kind, path: "kind")
         guard q.limit >= 1 else { throw ScoutError(.invalidRequest, "limit must be at least 1", path: "limit") }
         guard q.limit <= SearchQuery.maximumLimit else {
@@ -196,21 +247,21 @@ public final class Engine: Sendable {
         try Engine.validateText(q.text)
         if let from = q.from { _ = try from.validated(path: "from") }
         var reference = q.from
-        if case .radius(let c, _) = q.area { reference = c }
+        if case .radius(let c, _) = area { reference = c }
         let sort = q.sort ?? (q.text != nil ? .relevance : reference == nil ? .id : .distance)
         switch sort {
         case .distance where reference == nil:
             throw ScoutError(.invalidRequest, "sort by distance needs a reference point: give \"from\"", path: "sort")
         case .relevance where q.text == nil:
             throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
-        case .rating where !["dog", "gym"].contains(q.kind):
-            throw ScoutError(.invalidRequest, "sort by rating applies to dogs and gyms", path: "sort")
+        case .rating where !Engine.ratedKinds.contains(q.kind):
+            throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
         default: break
         }
         // Validate the area before looking up the kind, so bad input is an error even on an empty kind.
         var region: Region?
         var corridor: Corridor?
-        switch q.area {
+        switch area {
         case .radius(let c, let r):
             _ = try c.validated(path: "near")
             try Engine.validateDistance(r, path: "radius_m")
@@ -224,15 +275,15 @@ public final class Engine: Sendable {
         defer { if let region { regions.checkIn(region) } }
         let set = try loadedSet(kind: q.kind)
         let snap = set.snapshot()
-        let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores($0) }
         let test = predicate(snap, q.filter, scores)
 
-        if case .radius(let c, let r) = q.area, sort == .distance, q.after == nil {
+        if case .radius(let c, let r) = area, sort == .distance, q.after == nil {
             let matches = snap.boundedEntries(within: r, of: c, where: test)
             return page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
         }
         let refs: [EntryRef]
-        switch q.area {
+        switch area {
         case .radius(let c, let r): refs = snap.entries(within: r, of: c, where: test)
         case .box(let b): refs = snap.entries(in: b, where: test)
         case .polygon: refs = snap.entries(coveredBy: region!, where: test)
@@ -259,7 +310,7 @@ public final class Engine: Sendable {
     /// The general ordering: a sort key per match, the cursor, then the first `limit`.
     private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ q: SearchQuery, sort: SortOrder,
                          reference: GeoPoint?, scores: [Int32: Double]?) throws(ScoutError) -> SearchResult {
-        struct Keyed { let primary: Double, secondary: Double, distance: Double, id: String, ref: EntryRef }
+        struct Keyed { let primary: Double, name: String, secondary: Double, distance: Double, id: String, ref: EntryRef }
         let origin = reference.map { ($0, WGS84.ecef($0)) }
         var keyed = refs.map { r -> Keyed in
             let e = snap.entry(r)
@@ -270,10 +321,17 @@ public final class Engine: Sendable {
             case .id: primary = 0
             case .rating: primary = -(Rating.of(Engine.record(e)) ?? 0)
             case .relevance: primary = -(scores?[r.index] ?? 0)
+            case .name: primary = 0
             }
-            return Keyed(primary: primary, secondary: sort == .id ? 0 : d, distance: d, id: e.id, ref: r)
+            let name = sort == .name ? TextFolding.fold(Rating.name(Engine.record(e))) : ""
+            return Keyed(primary: primary, name: name, secondary: sort == .id || sort == .name ? 0 : d, distance: d, id: e.id, ref: r)
         }
-        func before(_ a: Keyed, _ b: Keyed) -> Bool { (a.primary, a.secondary, a.id) < (b.primary, b.secondary, b.id) }
+        func before(_ a: Keyed, _ b: Keyed) -> Bool {
+            if a.primary != b.primary { return a.primary < b.primary }
+            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+            if a.secondary != b.secondary { return a.secondary < b.secondary }
+            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
         if let after = q.after {
             guard let cursor = keyed.first(where: { $0.id == after }) else {
                 throw ScoutError(.notFound, "the after id is not among this query's matches (removed, or the query changed)", path: "after")
@@ -302,7 +360,7 @@ public final class Engine: Sendable {
         try Engine.validateText(q.text)
         let set = try loadedSet(kind: q.kind)
         let snap = set.snapshot()
-        let scores = q.text.map { textIndex(kind: q.kind, snap).scores($0) }
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores($0) }
         let maxDistance = q.maxDistance ?? .infinity
         let found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: predicate(snap, q.filter, scores))
         return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) }, nextAfter: nil)
@@ -318,18 +376,29 @@ public final class Engine: Sendable {
         }
     }
 
-    /// The text index of a kind at a snapshot, rebuilt after writes (see `docs/data-model.md`).
-    private func textIndex(kind: String, _ snap: PointSet.Snapshot) -> TextIndex {
-        if let cached = textIndexes.withLock({ $0[kind] }), cached.version == snap.version { return cached.index }
+    /// The text index of a kind at a snapshot of its points and of its records without a
+    /// place, rebuilt after writes (see `docs/data-model.md`). Document ids are entry
+    /// numbers for points and `-1 - i` for the i-th record without a place.
+    func textIndex(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?) -> TextIndex {
+        let placelessVersion = placeless?.version ?? 0
+        if let cached = textIndexes.withLock({ $0[kind] }), cached.version == snap.version, cached.placeless == placelessVersion {
+            return cached.index
+        }
         let weights = Catalog.textFieldWeights(kind: kind)
-        // Untyped kinds have no searchable fields: an empty index matches nothing.
-        let docs = weights.isEmpty ? [] : snap.allLive().map { r -> (id: Int32, fields: [String]) in
-            let p = Engine.payload(snap.entry(r))
+        func document(_ id: Int32, _ p: RecordPayload?) -> (id: Int32, fields: [String]) {
             // At most one text per weighted field (TextIndex requires it).
-            return (r.index, Array(Catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count)))
+            (id, Array(catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count)))
+        }
+        // Untyped kinds have no searchable fields: an empty index matches nothing.
+        var docs: [(id: Int32, fields: [String])] = []
+        if !weights.isEmpty {
+            docs = snap.allLive().map { document($0.index, Engine.payload(snap.entry($0))) }
+            if let placeless {
+                for (i, id) in placeless.ids.enumerated() { docs.append(document(-1 - Int32(i), placeless.byID[id]!)) }
+            }
         }
         let index = TextIndex(fieldWeights: weights, documents: docs)
-        textIndexes.withLock { $0[kind] = (snap.version, index) }
+        textIndexes.withLock { $0[kind] = (snap.version, placelessVersion, index) }
         return index
     }
 
@@ -392,11 +461,18 @@ public final class Engine: Sendable {
 
     private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: String, distance: Double?, _ scores: [Int32: Double]?) -> SearchHit {
         let e = snap.entry(ref)
-        let payload = Engine.payload(e)
-        let record = payload?.record ?? .other
-        return SearchHit(id: e.id, kind: kind, point: privacy.shown(e.point, kind: kind),
-                         distance: distance.map { privacy.shown(distance: $0, kind: kind) },
-                         isApproximate: privacy.hides(kind: kind), fields: payload?.fields ?? [], record: record,
-                         rating: Rating.of(record), relevance: scores?[ref.index])
+        return hit(id: e.id, kind: kind, point: e.point, payload: Engine.payload(e), distance: distance, relevance: scores?[ref.index])
     }
+
+    /// A result for a record, its place (if any) as shown under the privacy mode.
+    func hit(id: String, kind: String, point: GeoPoint?, payload: RecordPayload?, distance: Double?, relevance: Double?) -> SearchHit {
+        let record = payload?.record ?? .other
+        return SearchHit(id: id, kind: kind, point: point.map { privacy.shown($0, kind: kind) },
+                         distance: distance.map { privacy.shown(distance: $0, kind: kind) },
+                         isApproximate: point != nil && privacy.hides(kind: kind), fields: payload?.fields ?? [], record: record,
+                         rating: Rating.of(record), relevance: relevance)
+    }
+
+    /// Kinds whose records have a rating to sort by (``Rating/of(_:)``).
+    public static let ratedKinds = ["dog", "gym", "lover", "program", "article"]
 }

@@ -35,20 +35,23 @@ public enum SortOrder: String, Sendable {
     case rating
     /// Most relevant to the query's `text` first (BM25), then nearest, then id.
     case relevance
+    /// By name (a record's name, an article's title; folded, so case and accents do not
+    /// count), then id.
+    case name
 }
 
 /// A search: a kind, an area, and how to return the matches.
 public struct SearchQuery: Sendable {
     /// The kind of points to search.
     public var kind: String
-    /// Where to look.
-    public var area: SearchArea
+    /// Where to look; `nil` lists the whole kind, records without a place included.
+    public var area: SearchArea?
     /// Most results to return (1…``SearchQuery/maximumLimit``).
     public var limit: Int
     /// A point to measure `distance_m` from when the area has no centre.
     public var from: GeoPoint?
     /// Ordering; `nil` means relevance when there is text, else distance when there is a
-    /// reference point, else id.
+    /// reference point, else name for typed kinds without an area, else id.
     public var sort: SortOrder?
     /// Conditions on typed fields, tested inside the traversal.
     public var filter: RecordFilter
@@ -68,7 +71,7 @@ public struct SearchQuery: Sendable {
     public static let maximumTextBytes = 1000
 
     /// Creates a query.
-    public init(kind: String, area: SearchArea, limit: Int = SearchQuery.defaultLimit, from: GeoPoint? = nil, sort: SortOrder? = nil,
+    public init(kind: String, area: SearchArea?, limit: Int = SearchQuery.defaultLimit, from: GeoPoint? = nil, sort: SortOrder? = nil,
                 filter: RecordFilter = .all, text: String? = nil, after: String? = nil) {
         self.kind = kind
         self.area = area
@@ -115,8 +118,8 @@ public struct SearchHit: Sendable {
     /// The record's kind.
     public let kind: String
     /// Its position as shown: exact, or the centre of its privacy cell when
-    /// ``isApproximate`` (see ``LocationPrivacy``).
-    public let point: GeoPoint
+    /// ``isApproximate`` (see ``LocationPrivacy``); `nil` for a record without a place.
+    public let point: GeoPoint?
     /// Geodesic distance from the reference point in metres, rounded to the millimetre
     /// (to 100 m when ``isApproximate``); `nil` when the query has no reference point.
     public let distance: Double?

@@ -3,15 +3,15 @@ import ScoutCore
 import ScoutIndex
 import ScoutJSON
 
-/// A point record as loaded or upserted: id, kind, position and any other fields, kept
-/// in order as given.
+/// A record as loaded or upserted: id, kind, position (none for kinds without a place)
+/// and any other fields, kept in order as given.
 public struct PointRecord: Sendable {
     /// Unique id within its kind.
     public var id: String
     /// The kind: `dog`, `gym`, `shelter` or any other word.
     public var kind: String
-    /// Position.
-    public var point: GeoPoint
+    /// Position; `nil` for a record without a place (see ``Placement``).
+    public var point: GeoPoint?
     /// Every other field of the record, in input order.
     public var fields: [(String, JSONValue)]
     /// Where the record came from (`line 17`, `features[3]`), for error paths; `nil` for
@@ -19,7 +19,7 @@ public struct PointRecord: Sendable {
     public var source: String?
 
     /// Creates a record.
-    public init(id: String, kind: String, point: GeoPoint, fields: [(String, JSONValue)] = [], source: String? = nil) {
+    public init(id: String, kind: String, point: GeoPoint?, fields: [(String, JSONValue)] = [], source: String? = nil) {
         self.id = id
         self.kind = kind
         self.point = point
@@ -38,8 +38,10 @@ public struct PointRecord: Sendable {
         }
     }
 
-    /// Builds a record from a JSON object `{"id","kind","lat","lon", …}`; `defaultKind`
-    /// applies when the object has no kind. Errors name the field under `path`.
+    /// Builds a record from a JSON object `{"id","kind","lat"?,"lon"?, …}`; `defaultKind`
+    /// applies when the object has no kind. `lat` and `lon` come together: required for
+    /// kinds with a place, refused for kinds without one (``Catalog/placement(kind:)``).
+    /// Errors name the field under `path`.
     public static func from(json v: JSONValue, defaultKind: String?, path: String) throws(ScoutError) -> PointRecord {
         guard let members = v.members else {
             throw ScoutError(.invalidRequest, "a record must be a JSON object, not \(v.typeName)", path: path)
@@ -74,10 +76,20 @@ public struct PointRecord: Sendable {
         }
         guard let kind = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
         try validateKind(kind, path: at("kind"))
-        guard let lat else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
-        guard let lon else { throw ScoutError(.invalidRequest, "lon is required", path: at("lon")) }
-        let p = try GeoPoint(lat: lat, lon: lon).validated(path: path.isEmpty ? nil : path)
-        return PointRecord(id: id, kind: kind, point: p, fields: fields)
+        let placement = Catalog.placement(kind: kind)
+        switch (lat, lon) {
+        case (nil, nil):
+            guard placement != .required else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
+            return PointRecord(id: id, kind: kind, point: nil, fields: fields)
+        case (let lat?, let lon?):
+            guard placement != .none else {
+                throw ScoutError(.invalidRequest, "records of kind \(kind) have no place: drop lat and lon", path: at("lat"))
+            }
+            let p = try GeoPoint(lat: lat, lon: lon).validated(path: path.isEmpty ? nil : path)
+            return PointRecord(id: id, kind: kind, point: p, fields: fields)
+        case (nil, _): throw ScoutError(.invalidRequest, "lat is required with lon", path: at("lat"))
+        case (_, nil): throw ScoutError(.invalidRequest, "lon is required with lat", path: at("lon"))
+        }
     }
 }
 

@@ -196,6 +196,18 @@ public final class PointSet: Sendable {
         }
     }
 
+    /// The live entry with this id now, or `nil` (a get-by-id: the writer's id map, read
+    /// under its lock; the entry itself is immutable once written).
+    ///
+    /// - Complexity: O(1) expected (O(n) once for a restored set's first lookup or write).
+    public func entry(id: String) -> Entry? {
+        writer.withLock { w in
+            Self.resolveIds(&w)
+            guard let index = w.ids[id] else { return nil }
+            return EntryTable(chunks: w.chunks, count: w.entryCount).entry(index)
+        }
+    }
+
     /// Blocks until background merges have finished (for tests and benchmarks).
     public func waitForMerges() { mergeGroup.wait() }
 

@@ -89,6 +89,7 @@ public final class Worker: Sendable {
         Operation(name: "search", isReadOnly: true, fields: searchFields) { worker, f, w throws(ScoutError) in
             try worker.search(f, &w)
         },
+    ] + catalogOperations + [
         Operation(name: "nearest", isReadOnly: true, fields: ["kind", "from", "k", "max_distance_m", "filter", "text", "fields", "now"]) {
             worker, f, w throws(ScoutError) in try worker.nearest(f, &w)
         },
@@ -283,7 +284,7 @@ public final class Worker: Sendable {
     private func search(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         var places = ResolvedPlaces()
         let q = try searchQuery(f, &places)
-        try writeResult(try engine.search(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
+        try writeResult(try engine.search(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: q.kind), &w)
     }
 
     private func nearest(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
@@ -292,7 +293,7 @@ public final class Worker: Sendable {
         let q = NearestQuery(kind: kind, from: try location(f, "from", &places),
                              k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
                              filter: try filter(f, kind: kind), text: try f.optionalString("text"))
-        try writeResult(try engine.nearest(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
+        try writeResult(try engine.nearest(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: kind), &w)
     }
 
     /// Place names resolved while reading a request, by field.
@@ -320,18 +321,23 @@ public final class Worker: Sendable {
 
     func filter(_ f: RequestFields, kind: String) throws(ScoutError) -> RecordFilter {
         guard let v = f.object["filter"], v != .null else { return .all }
-        return try RecordFilter.parse(v, kind: kind, today: try today(f), breeds: engine.catalog.breeds)
+        return try RecordFilter.parse(v, kind: kind, today: try today(f), breeds: engine.catalog.breeds, species: engine.catalog.species)
     }
 
     private func searchQuery(_ f: RequestFields, _ places: inout ResolvedPlaces) throws(ScoutError) -> SearchQuery {
         let kind = try f.string("kind")
         let shapes = ["near", "bbox", "within", "along"].filter { f.has($0) }
-        guard shapes.count == 1 else {
-            throw ScoutError(.invalidRequest, shapes.isEmpty ? "a search needs one of near, bbox, within or along"
-                             : "a search takes only one of near, bbox, within or along", path: shapes.isEmpty ? "near" : shapes[1])
+        guard shapes.count <= 1 else {
+            throw ScoutError(.invalidRequest, "a search takes only one of near, bbox, within or along", path: shapes[1])
         }
-        let area: SearchArea
-        switch shapes[0] {
+        // Without an area, a search lists the whole kind; the area's own fields then make no sense.
+        if shapes.isEmpty, let stray = ["radius_m", "crs", "distance_m"].first(where: { f.has($0) }) {
+            let owner = stray == "radius_m" ? "near" : stray == "crs" ? "within" : "along"
+            throw ScoutError(.invalidRequest, "\(stray) goes with \(owner), which is missing", path: stray)
+        }
+        let area: SearchArea?
+        switch shapes.first {
+        case nil: area = nil
         case "near": area = .radius(center: try location(f, "near", &places), meters: try f.number("radius_m"))
         case "bbox": area = .box(try f.box("bbox"))
         case "within": area = .polygon(try f.polygon("within"), crs: try f.optionalString("crs"))
@@ -339,8 +345,10 @@ public final class Worker: Sendable {
         }
         var sort: SortOrder?
         if let s = try f.optionalString("sort") {
+            let orders = ["distance", "id", "name", "rating", "relevance"]
             guard let order = SortOrder(rawValue: s) else {
-                throw ScoutError(.invalidRequest, "sort must be \"distance\", \"id\", \"rating\" or \"relevance\"", path: "sort")
+                throw ScoutError(.invalidRequest, "unknown sort \"\(JSONReader.shown(s))\"\(Suggestions.hint(for: s, among: orders)); "
+                                 + "sort is one of \(orders.joined(separator: ", "))", path: "sort")
             }
             sort = order
         }
@@ -357,7 +365,7 @@ public final class Worker: Sendable {
                            filter: try filter(f, kind: kind), text: try f.optionalString("text"), after: after)
     }
 
-    private func writeResult(_ r: SearchResult, _ places: ResolvedPlaces, today: LocalDate, fields: Bool, _ w: inout JSONWriter) throws(ScoutError) {
+    private func writeResult(_ r: SearchResult, _ places: ResolvedPlaces, today: LocalDate, fields: FieldSelection, _ w: inout JSONWriter) throws(ScoutError) {
         w.objectStart()
         w.key("total"); w.int(r.total)
         if let next = r.nextAfter { w.key("next_after"); w.string(next) }
@@ -381,11 +389,20 @@ public final class Worker: Sendable {
 
     /// One result object; `extra` writes more members before it closes (scores).
     func writeHit(_ h: SearchHit, today: LocalDate, fields: Bool, _ w: inout JSONWriter, extra: (inout JSONWriter) -> Void = { _ in }) {
+        writeHit(h, today: today, fields: fields ? .all : .none, &w, extra: extra)
+    }
+
+    /// One result object with the record's fields chosen by `fields`; `extra` writes more
+    /// members before it closes (scores). A record without a place has no `lat`/`lon`.
+    func writeHit(_ h: SearchHit, today: LocalDate, fields: FieldSelection, _ w: inout JSONWriter,
+                  extra: (inout JSONWriter) -> Void = { _ in }) {
         w.objectStart()
         w.key("id"); w.string(h.id)
         w.key("kind"); w.string(h.kind)
-        w.key("lat"); w.number(h.point.lat)
-        w.key("lon"); w.number(h.point.lon)
+        if let p = h.point {
+            w.key("lat"); w.number(p.lat)
+            w.key("lon"); w.number(p.lon)
+        }
         if h.isApproximate { w.key("approximate"); w.bool(true) }
         if let d = h.distance { w.key("distance_m"); w.number(d, decimals: h.isApproximate ? 0 : 3) }
         if let rating = h.rating { w.key("rating"); w.number(rating, decimals: 4) }
@@ -395,9 +412,10 @@ public final class Worker: Sendable {
             w.key("size"); w.string(d.sizeClass.rawValue)
             w.key("breed_profile"); w.string(d.breed.name)
         }
-        if fields && !h.fields.isEmpty {
+        writeFeedback(h.record, &w)
+        if fields != .none && !h.fields.isEmpty {
             w.key("fields"); w.objectStart()
-            for (k, v) in h.fields { w.key(k); w.value(v) }
+            for (k, v) in h.fields where fields.includes(k) { w.key(k); w.value(v) }
             w.objectEnd()
         }
         extra(&w)

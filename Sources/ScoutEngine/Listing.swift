@@ -1,0 +1,120 @@
+import ScoutCatalog
+import ScoutCore
+import ScoutIndex
+import ScoutText
+
+extension Engine {
+    /// A search with no area: every record of the kind — with a place or without — that
+    /// passes the filter and the text, sorted by name, id, rating or relevance and paged
+    /// with `after`. (``search(_:)`` comes here when its area is `nil`.)
+    ///
+    /// ```swift
+    /// // All shelters, A to Z, 20 a page.
+    /// let page = try engine.search(SearchQuery(kind: "shelter", area: nil, limit: 20, sort: .name))
+    /// ```
+    /// - Complexity: O(n) tests for n records of the kind, then O(m log m) for m matches.
+    func list(_ q: SearchQuery) throws(ScoutError) -> SearchResult {
+        try PointRecord.validateKind(q.kind, path: "kind")
+        guard q.limit >= 1 else { throw ScoutError(.invalidRequest, "limit must be at least 1", path: "limit") }
+        guard q.limit <= SearchQuery.maximumLimit else {
+            throw ScoutError(.limitExceeded, "limit must be at most \(SearchQuery.maximumLimit)", path: "limit")
+        }
+        try Engine.validateText(q.text)
+        let typed = Catalog.typedKinds.contains(q.kind)
+        let sort = q.sort ?? (q.text != nil ? .relevance : typed ? .name : .id)
+        switch sort {
+        case .distance:
+            throw ScoutError(.invalidRequest, "sort by distance needs an area (near and radius_m, bbox, within or along)", path: "sort")
+        case .relevance where q.text == nil:
+            throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
+        case .rating where !Engine.ratedKinds.contains(q.kind):
+            throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
+        default: break
+        }
+        if q.from != nil {
+            throw ScoutError(.invalidRequest, "from needs an area; a listing has no distances", path: "from")
+        }
+        let set = try loadedSet(kind: q.kind)
+        let snap = set.snapshot()
+        let placeless = placelessSet(kind: q.kind)?.snapshot()
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores($0) }
+
+        /// A match with its sort keys.
+        struct Keyed {
+            let primary: Double, name: String, id: String, textID: Int32
+            let point: GeoPoint?, payload: RecordPayload?
+        }
+        var keyed: [Keyed] = []
+        func consider(id: String, textID: Int32, point: GeoPoint?, payload: RecordPayload?) {
+            let score = scores?[textID]
+            if scores != nil && score == nil { return }
+            let record = payload?.record ?? .other
+            guard q.filter.isEmpty || q.filter.matches(record) else { return }
+            let primary: Double
+            switch sort {
+            case .rating: primary = -(Rating.of(record) ?? 0)
+            case .relevance: primary = -(score ?? 0)
+            case .id, .name, .distance: primary = 0
+            }
+            let name = sort == .id ? "" : TextFolding.fold(Rating.name(record))
+            keyed.append(Keyed(primary: primary, name: name, id: id, textID: textID, point: point, payload: payload))
+        }
+        for r in snap.allLive() {
+            let e = snap.entry(r)
+            consider(id: e.id, textID: r.index, point: e.point, payload: Engine.payload(e))
+        }
+        if let placeless {
+            for (i, id) in placeless.ids.enumerated() {
+                consider(id: id, textID: -1 - Int32(i), point: nil, payload: placeless.byID[id]!)
+            }
+        }
+        func before(_ a: Keyed, _ b: Keyed) -> Bool {
+            if a.primary != b.primary { return a.primary < b.primary }
+            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+        let total = keyed.count
+        if let after = q.after {
+            guard let cursor = keyed.first(where: { $0.id == after }) else {
+                throw ScoutError(.notFound, "the after id is not among this query's matches (removed, or the query changed)", path: "after")
+            }
+            keyed = keyed.filter { before(cursor, $0) }
+        }
+        let more = keyed.count > q.limit
+        keyed.sort(by: before)
+        if more { keyed.removeLast(keyed.count - q.limit) }
+        let hits = keyed.map { k in
+            hit(id: k.id, kind: q.kind, point: k.point, payload: k.payload, distance: nil, relevance: scores?[k.textID])
+        }
+        return SearchResult(total: total, hits: hits, nextAfter: more ? keyed.last?.id : nil)
+    }
+
+    /// Records of a kind by id, in the order asked; `nil` where a record does not exist.
+    /// Privacy applies as in every answer (a dog's place is its published cell).
+    ///
+    /// ```swift
+    /// let found = try engine.get(kind: "shelter", ids: ["shelter-0001", "nope"])   // [hit, nil]
+    /// ```
+    /// - Throws: `not_found` for a kind never loaded; `limit_exceeded` past
+    ///   ``maximumGetIds`` ids.
+    public func get(kind: String, ids: [String]) throws(ScoutError) -> [SearchHit?] {
+        try PointRecord.validateKind(kind, path: "kind")
+        guard ids.count <= Engine.maximumGetIds else {
+            throw ScoutError(.limitExceeded, "ids may hold at most \(Engine.maximumGetIds) ids", path: "ids")
+        }
+        let set = try loadedSet(kind: kind)
+        let placeless = placelessSet(kind: kind)
+        return ids.map { id in
+            if let e = set.entry(id: id) {
+                return hit(id: id, kind: kind, point: e.point, payload: Engine.payload(e), distance: nil, relevance: nil)
+            }
+            if let snap = placeless?.snapshot(), let p = snap.byID[id] {
+                return hit(id: id, kind: kind, point: nil, payload: p, distance: nil, relevance: nil)
+            }
+            return nil
+        }
+    }
+
+    /// Most ids one ``get(kind:ids:)`` takes.
+    public static let maximumGetIds = 1000
+}

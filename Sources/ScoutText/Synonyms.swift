@@ -1,0 +1,99 @@
+/// Groups of words and phrases that mean the same ("threw up", "vomiting", "being sick";
+/// "pies", "dog"), applied when a document is indexed: a document that contains any
+/// phrase of a group is also found by every other phrase of it, in either language, with
+/// the index's usual typo tolerance and prefix matching.
+///
+/// ```swift
+/// let synonyms = SynonymTable(groups: [["vomiting", "threw up", "being sick"]])
+/// synonyms.expansion(of: "My dog threw up twice")   // "vomiting threw up being sick"
+/// ```
+/// Expanding documents rather than queries keeps a query an AND of its words: "threw up
+/// grass" finds the article about vomiting that mentions grass.
+public struct SynonymTable: Sendable {
+    /// Each group's phrases, folded (``TextFolding/fold(_:)``), in file order.
+    public let groups: [[String]]
+    /// Phrases by their first folded word: (the phrase's words, its group).
+    private let byFirstWord: [String: [(words: [String], group: Int)]]
+
+    /// Builds a table from groups of phrases (folded on the way in; empty phrases dropped).
+    public init(groups: [[String]]) {
+        var folded: [[String]] = []
+        var index: [String: [(words: [String], group: Int)]] = [:]
+        for g in groups {
+            let phrases = g.map(TextFolding.fold).filter { !$0.isEmpty }
+            guard !phrases.isEmpty else { continue }
+            for p in phrases {
+                let words = p.split(separator: " ").map(String.init)
+                index[words[0], default: []].append((words, folded.count))
+            }
+            folded.append(phrases)
+        }
+        self.groups = folded
+        byFirstWord = index
+    }
+
+    /// No synonyms.
+    public static let empty = SynonymTable(groups: [])
+
+    /// The groups whose phrases occur in `text` (as whole words, in order), by index.
+    ///
+    /// - Complexity: O(*w* · *p*) for *w* words of text and *p* phrases sharing a first word.
+    public func groups(in text: String) -> [Int] {
+        let words = TextFolding.words(text)
+        var found = Set<Int>()
+        for i in words.indices {
+            guard let candidates = byFirstWord[words[i]] else { continue }
+            for c in candidates where !found.contains(c.group) && i + c.words.count <= words.count {
+                if zip(c.words, words[i...]).allSatisfy({ $0 == $1 }) { found.insert(c.group) }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// Every phrase of every group that occurs in `text`, space-separated: the text to
+    /// index beside the document so its synonyms find it ("" when none occur).
+    public func expansion(of text: String) -> String {
+        groups(in: text).map { groups[$0].joined(separator: " ") }.joined(separator: " ")
+    }
+
+    /// Reads a synonym file: one group per line, phrases separated by tabs; blank lines and
+    /// lines starting with `#` are skipped. A phrase in two groups is an error naming the line.
+    public static func parse(_ text: String, file: String = "synonyms.tsv") throws(SynonymFileError) -> SynonymTable {
+        var groups: [[String]] = []
+        var seen: [String: Int] = [:]
+        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingSpaces
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            let phrases = trimmed.split(separator: "\t").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+            for p in phrases {
+                let f = TextFolding.fold(p)
+                if let first = seen[f] {
+                    throw SynonymFileError(message: "\(file) line \(n + 1): the phrase \"\(p.prefix(64))\" is already in the group of line \(first)")
+                }
+                seen[f] = n + 1
+            }
+            groups.append(phrases)
+        }
+        return SynonymTable(groups: groups)
+    }
+}
+
+/// A synonym file that could not be read, with the line.
+public struct SynonymFileError: Error, Sendable {
+    /// What is wrong and where.
+    public let message: String
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces, tabs and carriage returns.
+    fileprivate var trimmingSpaces: String {
+        var s = self[...]
+        while let c = s.first, c == " " || c == "\t" || c == "\r" { s = s.dropFirst() }
+        while let c = s.last, c == " " || c == "\t" || c == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String { self[...].trimmingSpaces }
+}
