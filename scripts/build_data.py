@@ -39,6 +39,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import itertools
 import json
 import math
 import os
@@ -1354,6 +1355,48 @@ ANIMAL_DESC_EN = [
 ]
 IRISH_PHRASES = ["Peata álainn.", "Cara dílis.", "Lán de ghrá.", "Ag lorg tí nua."]
 
+# Sex a shelter animal's name suggests: "m", "f"; names not listed are unisex (Bran,
+# Scout, Ziarenko, Pickle). build_shelters checks that every name listed here occurs in
+# ANIMAL_NAMES (so a renamed animal name cannot silently become unisex).
+ANIMAL_NAME_SEX = {
+    # Polish
+    "Burek": "m", "Reksio": "m", "Azor": "m", "Szarik": "m", "Kropka": "f", "Łatka": "f",
+    "Pucek": "m", "Fafik": "m", "Misia": "f", "Żaba": "f", "Ćma": "f", "Kajtek": "m",
+    "Łobuz": "m", "Tosia": "f", "Bąbel": "m", "Ciapek": "m", "Mruczek": "m", "Filemon": "m",
+    "Puszek": "m", "Kicia": "f", "Łapka": "f", "Śnieżka": "f", "Bonifacy": "m", "Psotka": "f",
+    "Gacek": "m", "Rudzia": "f", "Kłębuszek": "m", "Żabcia": "f", "Uszatek": "m", "Kicek": "m",
+    "Śnieżek": "m", "Marchewka": "f", "Pędzelek": "m", "Fistaszek": "m", "Gruszka": "f",
+    "Ćwirek": "m", "Kubuś": "m", "Żółtek": "m", "Pióruś": "m", "Fretka": "f", "Łasuch": "m",
+    "Śmigacz": "m", "Siwek": "m", "Kasztan": "m", "Iskra": "f", "Wiatr": "m", "Gniadosz": "m",
+    "Łania": "f",
+    # Irish
+    "Fionn": "m", "Oisín": "m", "Róisín": "f", "Niamh": "f", "Setanta": "m", "Cú": "m",
+    "Réalta": "f", "Sailchuach": "f", "Bláthnaid": "f", "Spideog": "f", "Lasair": "f",
+    "Donncha": "m", "Ciarnait": "f",
+    # English
+    "Buddy": "m", "Max": "m", "Bella": "f", "Luna": "f", "Rocky": "m", "Daisy": "f",
+    "Charlie": "m", "Poppy": "f", "Bonnie": "f", "Rex": "m", "Teddy": "m", "Tigger": "m",
+    "Misty": "f", "Oscar": "m", "Felix": "m", "Tilly": "f", "Cleo": "f", "Thumper": "m",
+    "Clover": "f", "Hazel": "f", "Duke": "m", "Jasper": "m", "Willow": "f", "Bandit": "m",
+}
+# Share of animals of a species whose sex the shelter has not recorded (small birds and
+# guinea pigs are hard to sex; horses and dogs are always known).
+ANIMAL_SEX_UNKNOWN = {"dog": 0.0, "cat": 0.02, "rabbit": 0.05, "guinea_pig": 0.08,
+                      "bird": 0.35, "ferret": 0.03, "horse": 0.0}
+
+
+def animal_sex(rng: random.Random, species: str, name: str) -> str:
+    """male/female/unknown for a shelter animal, plausible for its name. Draws exactly two
+    numbers from its own stream (never from the shelters' stream, so adding the field
+    changed nothing else in shelters.jsonl)."""
+    u_unknown, u_sex = rng.random(), rng.random()
+    if u_unknown < ANIMAL_SEX_UNKNOWN[species]:
+        return "unknown"
+    named = ANIMAL_NAME_SEX.get(name)
+    if named:
+        return "male" if named == "m" else "female"
+    return "male" if u_sex < 0.5 else "female"
+
 PERSON = {
     "pl_first_f": ["Agnieszka", "Małgorzata", "Katarzyna", "Joanna", "Anna", "Zofia", "Jadwiga",
                    "Bożena", "Żaneta", "Ewelina", "Grażyna", "Łucja", "Urszula", "Beata"],
@@ -1508,6 +1551,11 @@ def build_shelters(places: list[dict]) -> list[dict]:
     counts = allocate(n_animals, [s[2] for s in specs])
     shelters = []
     animal_no = 0
+    sex_rng = random.Random(f"{SEED}:shelters:sex")  # own stream: see animal_sex
+    all_names = {n for lang in ANIMAL_NAMES.values() for pool in lang.values() for n in pool}
+    stale = sorted(set(ANIMAL_NAME_SEX) - all_names)
+    if stale:
+        sys.exit(f"build_data: ANIMAL_NAME_SEX lists names not in ANIMAL_NAMES: {stale}")
     for i, ((town, stype, _), count) in enumerate(zip(specs, counts), start=1):
         cc = town["country"]
         lang = "pl" if cc == "PL" else "en"
@@ -1536,9 +1584,11 @@ def build_shelters(places: list[dict]) -> list[dict]:
             desc = " ".join(rng.sample(desc_pool, rng.choice([1, 2, 2, 3])))
             if cc == "IE" and rng.random() < 0.2:
                 desc += " " + rng.choice(IRISH_PHRASES)
+            animal_name = rng.choice(pool)
             animals.append({
-                "id": f"animal-{animal_no:05d}", "species": species, "name": rng.choice(pool),
-                "age_years": age, "size": weighted(rng, SPECIES_SIZE[species]),
+                "id": f"animal-{animal_no:05d}", "species": species, "name": animal_name,
+                "sex": animal_sex(sex_rng, species, animal_name), "age_years": age,
+                "size": weighted(rng, SPECIES_SIZE[species]),
                 "marks": marks, "description": desc, "adoptable": rng.random() < 0.8,
             })
         shelters.append({
@@ -1614,6 +1664,396 @@ def sample_dogs_only(if_missing: bool) -> int:
     tmp.replace(target)
     print(f"sample/dogs.jsonl: {len(dogs)} dogs, "
           f"{len({d['owner_id'] for d in dogs})} owners", file=sys.stderr)
+    return 0
+
+
+# =====================================================================================
+# Content and catalogue extras (--catalogue-extras)
+# =====================================================================================
+#
+# Hand-written content lives in scripts/content/ (articles, exercises, breed aliases,
+# species names, synonyms, and the phrases for programs and dog lovers). This step writes
+#   exercises.csv, breed_aliases.csv, species.tsv, synonyms.tsv      (from the content)
+#   sample/articles.jsonl                                            (from the content)
+#   sample/programs.jsonl   600 programs from exercises.csv           (stream "programs")
+#   sample/lovers.jsonl     2,000 dog lovers in the dogs' towns       (stream "lovers")
+#   sample/shelters.jsonl   regenerated (same stream as always)
+#   sample/animals.jsonl    every shelter animal as a record at its shelter's point
+# from the committed breeds.csv and places.tsv only: no ../shared/data, ~1 s.
+
+N_PROGRAMS = 600
+N_PROGRAM_AUTHORS = 300
+N_LOVERS = 2_000
+EXTRAS_FILES = ["exercises.csv", "breed_aliases.csv", "species.tsv", "synonyms.tsv",
+                "sample/shelters.jsonl", "sample/animals.jsonl", "sample/articles.jsonl",
+                "sample/programs.jsonl", "sample/lovers.jsonl"]
+PET_SPECIES = ["dog", "cat", "rabbit", "guinea_pig", "bird", "ferret", "horse", "reptile",
+               "fish", "hamster", "other"]
+
+
+def content_modules():
+    """The hand-written content package scripts/content."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from content import (articles, breed_aliases, exercises, lovers, programs, species,
+                         synonyms)
+    return {"articles": articles, "breed_aliases": breed_aliases, "exercises": exercises,
+            "lovers": lovers, "programs": programs, "species": species, "synonyms": synonyms}
+
+
+def name_fold(s: str) -> str:
+    """Loose key for comparing names: lower case, no diacritics, letters and digits only
+    ("Shih-Tzu" and "shih tzu" and "Shih Tzu" are the same)."""
+    return re.sub(r"[^a-z0-9]", "", fold_ascii(s).lower())
+
+
+def write_text(path: Path, text: str):
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+
+
+def write_csv_rows(path: Path, header: list[str], rows: list[list[str]]):
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    write_text(path, buf.getvalue())
+
+
+def write_exercises(c) -> list[dict]:
+    ex = c["exercises"]
+    rows = sorted(ex.EXERCISES, key=lambda r: (r[0].casefold(), r[0]))
+    seen = set()
+    for name, group, equipment, kind in rows:
+        if name.casefold() in seen:
+            sys.exit(f"build_data: exercise {name!r} listed twice")
+        seen.add(name.casefold())
+        if group not in ex.MUSCLE_GROUPS or equipment not in ex.EQUIPMENT or kind not in ex.KINDS:
+            sys.exit(f"build_data: exercise {name!r} has an unknown group/equipment/kind")
+    write_csv_rows(DATA / "exercises.csv", ["name", "muscle_group", "equipment", "kind"],
+                   [list(r) for r in rows])
+    return [{"name": n, "muscle_group": g, "equipment": e, "kind": k} for n, g, e, k in rows]
+
+
+def write_breed_aliases(c, breed_names: list[str]) -> int:
+    known = set(breed_names)
+    folded_breeds = {name_fold(b): b for b in breed_names}
+    seen: dict[str, str] = {}
+    rows = []
+    for alias, breed, lang in c["breed_aliases"].ALIASES:
+        key = name_fold(alias)
+        if breed not in known:
+            sys.exit(f"build_data: alias {alias!r} maps to {breed!r}, which is not in breeds.csv")
+        if key in folded_breeds:
+            sys.exit(f"build_data: alias {alias!r} is the breed name {folded_breeds[key]!r}")
+        if key in seen:
+            sys.exit(f"build_data: alias {alias!r} listed twice (also for {seen[key]!r})")
+        if lang not in ("en", "pl", "de", "fr"):
+            sys.exit(f"build_data: alias {alias!r} has unknown language {lang!r}")
+        seen[key] = breed
+        rows.append([alias, breed, lang])
+    order = {"en": 0, "pl": 1, "de": 2, "fr": 3}
+    rows.sort(key=lambda r: (r[1].casefold(), order[r[2]], r[0].casefold(), r[0]))
+    write_csv_rows(DATA / "breed_aliases.csv", ["alias", "breed", "language"], rows)
+    return len(rows)
+
+
+def write_species(c) -> int:
+    lines = ["species\ten\tpl"]
+    for sp, en, pl in c["species"].SPECIES:
+        lines.append(f"{sp}\t{'|'.join(en)}\t{'|'.join(pl)}")
+    write_text(DATA / "species.tsv", "\n".join(lines) + "\n")
+    return len(lines) - 1
+
+
+def write_synonyms(c) -> tuple[int, int]:
+    s = c["synonyms"]
+    out = ["# Scout synonym groups (written by the Scout team; generated from",
+           "# scripts/content/synonyms.py by scripts/build_data.py, do not edit by hand).",
+           "# One group per line, tab-separated lower-case phrases, the canonical word first.",
+           "# A phrase belongs to one group only; species names are in species.tsv.",
+           "#",
+           "# Pet situations (article search)"]
+    out += ["\t".join(g) for g in s.ARTICLE_GROUPS]
+    out += ["#", "# Shelter catalogue words, English and Polish"]
+    out += ["\t".join(g) for g in s.CATALOGUE_GROUPS]
+    write_text(DATA / "synonyms.tsv", "\n".join(out) + "\n")
+    return len(s.ARTICLE_GROUPS), len(s.CATALOGUE_GROUPS)
+
+
+def build_articles(c) -> list[dict]:
+    a = c["articles"]
+    out = []
+    for art in a.ARTICLES:
+        out.append({
+            "id": art["id"], "kind": "article", "title": art["title"],
+            "situation": art["situation"], "species": art["species"],
+            "urgency": art["urgency"], "summary": art["summary"], "body": art["body"],
+            "keywords": art["keywords"], "source": a.SOURCE,
+        })
+    out.sort(key=lambda x: x["id"])
+    return out
+
+
+def program_item(rng: random.Random, ex: dict, goal: str, level: str, prog) -> dict:
+    """One exercise of a program: sets and reps, or sets and seconds for timed items
+    (prog: the content module scripts/content/programs.py)."""
+    style = prog.TIMED.get(ex["name"])
+    lvl = {"beginner": 0, "intermediate": 1, "advanced": 2}[level]
+    if style == "steady":
+        minutes = rng.choice([10, 15, 20, 20, 25, 30, 30, 40]) + 5 * lvl
+        return {"name": ex["name"], "sets": 1, "seconds": 60 * minutes}
+    if style == "interval":
+        return {"name": ex["name"], "sets": rng.randint(4, 6),
+                "seconds": rng.choice([20, 30, 30, 40, 45, 60])}
+    if style == "timed":
+        return {"name": ex["name"], "sets": rng.randint(2, 4),
+                "seconds": rng.choice([20, 30, 30, 40, 45])}
+    if style == "hold":
+        return {"name": ex["name"], "sets": rng.randint(2, 4),
+                "seconds": rng.choice([20, 30, 30, 40, 45, 60]) + 15 * lvl}
+    if style == "stretch":
+        return {"name": ex["name"], "sets": rng.randint(1, 3),
+                "seconds": rng.choice([30, 45, 60, 60, 90])}
+    kind = ex["kind"]
+    if kind == "mobility":
+        return {"name": ex["name"], "sets": rng.randint(1, 3), "reps": rng.choice([5, 8, 10, 10, 12])}
+    if kind == "plyometric":
+        reps = 20 if ex["name"] == "Pogo hops" else rng.choice([3, 5, 5, 6, 8, 10])
+        return {"name": ex["name"], "sets": rng.randint(2, 5), "reps": reps}
+    if kind == "cardio":  # counted cardio moves (burpees)
+        return {"name": ex["name"], "sets": rng.randint(2, 4), "reps": rng.choice([5, 8, 10, 12, 15])}
+    if kind == "core":
+        return {"name": ex["name"], "sets": rng.randint(2, 4), "reps": rng.choice([8, 10, 12, 15, 20])}
+    name = ex["name"]
+    if name in prog.ISOLATION:
+        sets, reps = rng.randint(2, 4), rng.choice([8, 10, 12, 12, 15, 20 if goal == "endurance" else 15])
+    elif name in prog.BODYWEIGHT_HARD:
+        sets, reps = rng.randint(2, 4), rng.choice([3, 5, 6, 8]) + 2 * lvl
+    elif name in prog.BODYWEIGHT_EASY and ex["equipment"] in ("none", "bench", "box"):
+        sets, reps = rng.randint(2, 4), rng.choice([8, 10, 12, 15]) + 3 * lvl
+    elif goal == "strength":
+        sets = rng.randint(3, 5) + (1 if level == "advanced" and rng.random() < 0.4 else 0)
+        reps = rng.choice([3, 5, 5, 6, 8] if level != "beginner" else [5, 6, 8, 8, 10])
+    elif goal == "hypertrophy":
+        sets, reps = rng.randint(3, 4), rng.choice([8, 10, 10, 12, 12, 15])
+    elif goal in ("endurance", "fat_loss"):
+        sets, reps = rng.randint(2, 4), rng.choice([12, 15, 15, 20, 25])
+    else:
+        sets, reps = rng.randint(2, 4), rng.choice([8, 10, 10, 12, 15])
+    return {"name": ex["name"], "sets": min(6, sets), "reps": reps}
+
+
+def program_votes(rng: random.Random) -> dict:
+    """Skewed like real ratings: most programs have a handful of votes, a few hundreds;
+    about one in ten is disliked (more down than up)."""
+    if rng.random() < 0.08:
+        return {"up": 0, "down": 0}
+    total = max(1, int(rng.lognormvariate(math.log(9.0), 1.35)))
+    if rng.random() < 0.10:
+        share_up = rng.uniform(0.15, 0.5)
+    else:
+        share_up = rng.betavariate(9.0, 1.6)
+    up = round(total * share_up)
+    return {"up": up, "down": total - up}
+
+
+def build_programs(c, exercises: list[dict]) -> list[dict]:
+    p = c["programs"]
+    rng = random.Random(f"{SEED}:programs")
+    authors = list(range(1, N_PROGRAM_AUTHORS + 1))
+    rng.shuffle(authors)  # a few prolific authors, many with one program
+    author_cum = list(itertools.accumulate(1.0 / (i + 1) ** 0.7 for i in range(len(authors))))
+    levels = ["beginner", "intermediate", "advanced"]
+    out = []
+    for i in range(1, N_PROGRAMS + 1):
+        goal = weighted(rng, p.GOALS)
+        level = weighted(rng, p.LEVELS)
+        setting = weighted(rng, p.SETTING_WEIGHTS[goal])
+        lvl = levels.index(level)
+        if goal == "mobility":
+            weeks = rng.randint(2, 8)
+            days = rng.randint(3, 7)
+        else:
+            weeks = rng.choice([4, 6, 6, 8, 8, 8, 10, 12, 12, 16] if goal == "strength"
+                               else [2, 4, 4, 6, 6, 8, 8, 10, 12])
+            days = min(7, rng.randint(2, 3) + lvl + (1 if rng.random() < 0.25 else 0))
+        if level == "beginner" and days > 4:
+            days = 4
+        n_ex = min(10, max(3, rng.randint(4, 6) + lvl * rng.randint(0, 2)))
+        allowed = set(p.SETTINGS[setting])
+        pool = [e for e in exercises if e["equipment"] in allowed
+                and not (level == "beginner" and e["name"] in p.NOT_FOR_BEGINNERS)]
+        chosen: list[dict] = []
+        groups: dict[str, int] = {}
+        for _ in range(n_ex):
+            kind = weighted(rng, p.KIND_MIX[goal])
+            cands = [e for e in pool if e["kind"] == kind and e not in chosen]
+            if not cands:
+                cands = [e for e in pool if e not in chosen]
+            # spread the work: an exercise for an already-trained muscle group is less likely
+            w = [0.25 ** groups.get(e["muscle_group"], 0) for e in cands]
+            e = rng.choices(cands, weights=w)[0]
+            chosen.append(e)
+            groups[e["muscle_group"]] = groups.get(e["muscle_group"], 0) + 1
+        chosen.sort(key=lambda e: p.KIND_ORDER.index(e["kind"]))  # stable: pick order within a kind
+        items = [program_item(rng, e, goal, level, p) for e in chosen]
+        if setting == "dog" and rng.random() < 0.5:
+            template = rng.choice(p.DOG_NAMES)
+        else:
+            template = rng.choice(p.NAMES[goal])
+        fill = {"weeks": weeks, "days": days, "level": level.capitalize(),
+                "kit": p.KIT_WORD[setting]}
+        name = " ".join(template.format(**fill).split())
+        days_word = ["one", "two", "three", "four", "five", "six", "seven"][days - 1]
+        a_level = ("an " if level[0] in "aeiou" else "a ") + level
+        desc = [p.INTRO[goal].format(level=level, a_level=a_level, weeks=weeks, days=days_word,
+                                     kit_phrase=p.KIT_PHRASE[setting])]
+        desc.append(rng.choice(p.TIPS[goal]))
+        if setting == "dog":
+            desc.append(p.DOG_TIP)
+        elif rng.random() < 0.5:
+            desc.append(rng.choice(p.LEVEL_TIPS[level]))
+        desc_text = " ".join(desc)
+        desc_text = desc_text[0].upper() + desc_text[1:]
+        author = rng.choices(authors, cum_weights=author_cum)[0]
+        out.append({
+            "id": f"program-{i:04d}", "kind": "program", "name": name, "goal": goal,
+            "level": level, "weeks": weeks, "days_per_week": days, "description": desc_text,
+            "exercises": items, "author": f"user-{author:04d}", "votes": program_votes(rng),
+        })
+    return out
+
+
+LOVER_SMALL_PETS = {"rabbit", "guinea_pig", "hamster", "bird", "ferret"}
+LOVER_PET_WEIGHTS = [("dog", 0.42), ("cat", 0.32), ("rabbit", 0.06), ("guinea_pig", 0.04),
+                     ("bird", 0.04), ("fish", 0.04), ("hamster", 0.03), ("horse", 0.02),
+                     ("reptile", 0.01), ("ferret", 0.01), ("other", 0.01)]
+
+
+def lover_about(rng: random.Random, c, town: dict, sex: str, experience: int, activity: int,
+                pets: list[str]) -> str:
+    lv = c["lovers"]
+    cc = town["country"]
+    if "dog" in pets:
+        pet_key = "dog"
+    elif "cat" in pets:
+        pet_key = "cat"
+    elif any(p in LOVER_SMALL_PETS for p in pets):
+        pet_key = "small"
+    elif pets:
+        pet_key = "other"
+    else:
+        pet_key = "none"
+    if cc == "PL" and rng.random() < 0.85:
+        k = 0 if sex == "m" else 1
+        parts = [rng.choice(lv.EXPERIENCE_PL[experience])[k],
+                 rng.choice(lv.ACTIVITY_PL[activity])[k]]
+        if rng.random() < 0.6:
+            parts.append(rng.choice(lv.PETS_PL[pet_key])[k])
+        if rng.random() < 0.5:
+            parts.append(rng.choice(lv.EXTRAS_PL)[k])
+        loc = POLISH_LOCATIVE.get(polish_town(town))
+        if loc and rng.random() < 0.3:
+            parts.insert(0, f"Mieszkam {loc}.")
+    else:
+        parts = [rng.choice(lv.EXPERIENCE_EN[experience]), rng.choice(lv.ACTIVITY_EN[activity])]
+        if rng.random() < 0.6:
+            parts.append(rng.choice(lv.PETS_EN[pet_key]))
+        if rng.random() < 0.5:
+            parts.append(rng.choice(lv.EXTRAS_EN))
+        if cc in lv.PLACES_EN and rng.random() < 0.2:
+            parts.append(rng.choice(lv.PLACES_EN[cc]))
+        if cc == "IE" and rng.random() < 0.12:
+            parts.append(rng.choice(lv.IRISH_EN))
+    while len(" ".join(parts)) > 300:
+        parts.pop()
+    return " ".join(parts)
+
+
+def build_lovers(c, places: list[dict]) -> list[dict]:
+    lv = c["lovers"]
+    rng = random.Random(f"{SEED}:lovers")
+    towns = Towns(places, exponent=1.0)  # the dogs' towns, with the dogs' weights
+    out = []
+    for i in range(1, N_LOVERS + 1):
+        town = towns.pick(rng)
+        name, sex = rng.choice(lv.NAMES[town["country"]])
+        experience = weighted(rng, [(1, 0.12), (2, 0.22), (3, 0.32), (4, 0.22), (5, 0.12)])
+        activity = weighted(rng, [(1, 0.08), (2, 0.18), (3, 0.34), (4, 0.26), (5, 0.14)])
+        pets: set[str] = set()
+        if rng.random() < 0.58:
+            for _ in range(weighted(rng, [(1, 0.75), (2, 0.2), (3, 0.05)])):
+                pets.add(weighted(rng, LOVER_PET_WEIGHTS))
+        other_pets = [s for s in PET_SPECIES if s in pets]
+        vetted = rng.random() < (0.4 + 0.08 * experience)
+        n_rev = 0 if rng.random() < (0.3 if vetted else 0.6) else min(
+            60, 1 + int(rng.expovariate(1 / (8.0 if vetted else 3.0))))
+        individual = rng.gauss(0.0, 0.5)
+        reliability = 3.7 + 0.15 * (experience - 3) + individual
+        care = 3.8 + 0.2 * (experience - 3) + 0.8 * individual + rng.gauss(0.0, 0.25)
+        n_care = n_rev - sum(1 for _ in range(n_rev) if rng.random() < 0.08)
+        out.append({
+            "id": f"lover-{i:05d}", "kind": "lover", "name": name, "experience": experience,
+            "activity_level": activity, "other_pets": other_pets, "vetted": vetted,
+            "about": lover_about(rng, c, town, sex, experience, activity, other_pets),
+            "town": town["name"], "country": town["country"],
+            "reviews": {"reliability": review(rng, reliability, n_rev),
+                        "care": review(rng, care, n_care)},
+        })
+    return out
+
+
+def build_animals(shelters: list[dict]) -> list[dict]:
+    """Every shelter animal as a record of its own, at its shelter's point; `town` and
+    `country` are those of the shelter's address."""
+    out = []
+    for s in shelters:
+        for a in s["animals"]:
+            out.append({
+                "id": a["id"], "kind": "animal", "lat": s["lat"], "lon": s["lon"],
+                "shelter_id": s["id"], "species": a["species"], "name": a["name"],
+                "sex": a["sex"], "age_years": a["age_years"], "size": a["size"],
+                "marks": a["marks"], "description": a["description"],
+                "adoptable": a["adoptable"], "town": s["address"]["town"],
+                "country": s["address"]["country"],
+            })
+    out.sort(key=lambda r: r["id"])
+    return out
+
+
+def write_catalogue_extras(places: list[dict], shelters: list[dict], breed_names: list[str]):
+    """Writes every file of EXTRAS_FILES except shelters.jsonl (written by the caller)."""
+    c = content_modules()
+    exercises = write_exercises(c)
+    n_alias = write_breed_aliases(c, breed_names)
+    n_species = write_species(c)
+    n_syn = write_synonyms(c)
+    articles = build_articles(c)
+    write_jsonl(SAMPLE / "articles.jsonl", articles)
+    programs = build_programs(c, exercises)
+    write_jsonl(SAMPLE / "programs.jsonl", programs)
+    lovers = build_lovers(c, places)
+    write_jsonl(SAMPLE / "lovers.jsonl", lovers)
+    animals = build_animals(shelters)
+    write_jsonl(SAMPLE / "animals.jsonl", animals)
+    print(f"exercises.csv: {len(exercises)} exercises; breed_aliases.csv: {n_alias} aliases; "
+          f"species.tsv: {n_species} species; synonyms.tsv: {n_syn[0]} + {n_syn[1]} groups")
+    print(f"sample/articles.jsonl: {len(articles)} articles; sample/programs.jsonl: "
+          f"{len(programs)} programs; sample/lovers.jsonl: {len(lovers)} lovers; "
+          f"sample/animals.jsonl: {len(animals)} animals")
+
+
+def catalogue_extras_only(if_missing: bool) -> int:
+    if if_missing and all((DATA / f).exists() for f in EXTRAS_FILES):
+        return 0
+    SAMPLE.mkdir(parents=True, exist_ok=True)
+    places = read_places_tsv()
+    register_known_towns(places)
+    shelters = build_shelters(places)
+    write_jsonl(SAMPLE / "shelters.jsonl", shelters)
+    print(f"sample/shelters.jsonl: {len(shelters)} shelters, "
+          f"{sum(len(s['animals']) for s in shelters)} animals")
+    write_catalogue_extras(places, shelters, [b["breed"] for b in read_breeds_csv()])
     return 0
 
 
@@ -1827,6 +2267,8 @@ def time_zones_only(if_missing: bool) -> int:
 
 
 def main() -> int:
+    if "--catalogue-extras" in sys.argv[1:]:
+        return catalogue_extras_only("--if-missing" in sys.argv[1:])
     if "--sample-dogs" in sys.argv[1:]:
         return sample_dogs_only("--if-missing" in sys.argv[1:])
     if "--time-zones" in sys.argv[1:]:
@@ -1854,6 +2296,7 @@ def main() -> int:
     write_jsonl(SAMPLE / "shelters.jsonl", shelters)
     print(f"sample/shelters.jsonl: {len(shelters)} shelters, "
           f"{sum(len(s['animals']) for s in shelters)} animals")
+    write_catalogue_extras(places, shelters, [r["breed"] for r in rows])
     return 0
 
 
