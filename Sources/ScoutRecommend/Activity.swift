@@ -1,12 +1,103 @@
 import Foundation
 import ScoutCore
 import ScoutJSON
+import ScoutSchedule
 
-/// The animals the activity catalogue serves.
-public enum Species: String, Sendable, CaseIterable {
-    case dog, cat, rabbit
-    case guineaPig = "guinea_pig"
-    case bird
+/// A pet's species: one of the five Scout has a profile for (``known``: life stages, weekly
+/// goals, care goals, activities written for it), or any other species word (`ferret`,
+/// `horse`, `fish`, `bearded_dragon`, `other`), which gets the generic needs of ``other``.
+///
+/// ```swift
+/// Species(rawValue: "guinea_pig")      // .guineaPig, isKnown
+/// Species(rawValue: "ferret")?.isKnown // false: generic needs
+/// Species(rawValue: "Ferret")          // nil: a species word is lower-case a-z and _
+/// ```
+///
+/// A species word is 1–32 bytes of lower-case `a`–`z` and `_`. An unknown species is never
+/// treated as a dog: it has no breed, the generic life stages and goals (`other` in
+/// `data/weights.json`), only the activities the catalogue lists for `other`, and every
+/// answer says that generic needs were used (``genericNote``).
+public struct Species: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The species word (`dog`, `guinea_pig`, `ferret`).
+    public let rawValue: String
+    /// Position in ``known``; `nil` for species without a profile.
+    public let knownIndex: Int?
+
+    /// The species a word names, or `nil` when the word is not 1–32 bytes of `a`–`z` and `_`.
+    public init?(rawValue: String) {
+        guard Species.isWord(rawValue) else { return nil }
+        self.rawValue = rawValue
+        knownIndex = Species.knownWords.firstIndex(of: rawValue)
+    }
+
+    private init(known word: String, _ index: Int) {
+        rawValue = word
+        knownIndex = index
+    }
+
+    /// Dogs.
+    public static let dog = Species(known: "dog", 0)
+    /// Cats.
+    public static let cat = Species(known: "cat", 1)
+    /// Rabbits.
+    public static let rabbit = Species(known: "rabbit", 2)
+    /// Guinea pigs.
+    public static let guineaPig = Species(known: "guinea_pig", 3)
+    /// Birds.
+    public static let bird = Species(known: "bird", 4)
+    /// The word data files use for every species Scout has no profile for (`other` in
+    /// `life_stages` and `goals` of `data/weights.json`, in an activity's `species`); a pet
+    /// may also be of species `other`.
+    public static let other = Species(rawValue: "other")!
+
+    private static let knownWords = ["dog", "cat", "rabbit", "guinea_pig", "bird"]
+    /// The species Scout has a profile for, in this order.
+    public static let known: [Species] = [.dog, .cat, .rabbit, .guineaPig, .bird]
+
+    /// Whether Scout has a profile for the species (else its needs are generic).
+    @inline(__always) public var isKnown: Bool { knownIndex != nil }
+
+    /// ``rawValue``.
+    public var description: String { rawValue }
+
+    /// Whether a word is a species word: 1–32 bytes of lower-case `a`–`z` and `_`.
+    public static func isWord(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 32 && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F }
+    }
+
+    /// Reads a species word; anything else is `invalid_request` at `path` (with the closest
+    /// known species when one is close: "Dog" → "dog"). The word itself is never repeated.
+    public static func read(_ word: String, path: String) throws(ScoutError) -> Species {
+        guard let s = Species(rawValue: word) else {
+            throw ScoutError(.invalidRequest, "species must be a word of 1–32 lower-case letters a-z and _"
+                             + Suggestions.hint(for: word, among: knownWords), path: path)
+        }
+        return s
+    }
+
+    /// The species as a noun: "dog", "guinea pig", "bearded dragon".
+    public var noun: String { rawValue.replacingOccurrences(of: "_", with: " ") }
+
+    /// The plural noun, for sentences about the species: "ferrets", "horses", "fish",
+    /// "canaries"; "pets of this kind" for `other`.
+    public var pluralNoun: String {
+        if self == .other { return "pets of this kind" }
+        let n = noun
+        let irregular = ["sheep": "sheep", "deer": "deer", "mouse": "mice", "goose": "geese", "ox": "oxen", "cattle": "cattle",
+                         "salmon": "salmon", "trout": "trout"]
+        let last = n.split(separator: " ").last.map(String.init) ?? n
+        if let p = irregular[last] { return String(n.dropLast(last.count)) + p }
+        if n.hasSuffix("fish") { return n }
+        if n.hasSuffix("s") || n.hasSuffix("x") || n.hasSuffix("z") || n.hasSuffix("ch") || n.hasSuffix("sh") { return n + "es" }
+        if n.hasSuffix("y"), let before = n.dropLast().last, !"aeiou".contains(before) { return String(n.dropLast()) + "ies" }
+        return n + "s"
+    }
+
+    /// What answers say when a species has no profile: "Scout has no profile for ferrets
+    /// yet: general needs used"; `nil` for a known species.
+    public var genericNote: String? {
+        isKnown ? nil : "Scout has no profile for \(pluralNoun) yet: general needs used"
+    }
 }
 
 /// What an activity does for the pet (`docs/activities.md`).
@@ -75,7 +166,8 @@ public final class Activity: Sendable {
     public let id: String
     /// Display name ("Brisk walk").
     public let name: String
-    /// Who it is for.
+    /// Who it is for: species with a profile, and ``Species/other`` for every species
+    /// without one (see ``serves(_:)``).
     public let species: Set<Species>
     /// What it does for the pet.
     public let category: ActivityCategory
@@ -130,6 +222,10 @@ public final class Activity: Sendable {
     /// ``ages`` as bits (`1 << stage.bit`), for the hot path.
     let ageBits: UInt8
 
+    /// Whether it is for a species: listed for it, or, for a species without a profile,
+    /// listed for ``Species/other``.
+    public func serves(_ s: Species) -> Bool { species.contains(s.isKnown ? s : .other) }
+
     /// Whether it suits a life stage.
     @inline(__always) public func suits(_ stage: LifeStage) -> Bool { ageBits & (1 << stage.bit) != 0 }
 
@@ -166,7 +262,7 @@ public struct ActivityCatalog: Sendable {
         self.version = version
         self.activities = activities
         self.byID = byID
-        self.bySpecies = Species.allCases.map { s in activities.indices.filter { activities[$0].species.contains(s) } }
+        self.bySpecies = (Species.known + [.other]).map { s in activities.indices.filter { activities[$0].species.contains(s) } }
     }
 
     /// The activity with an id, if any.
@@ -175,10 +271,15 @@ public struct ActivityCatalog: Sendable {
     /// The position of an activity in ``activities``.
     public func index(of id: String) -> Int? { byID[id] }
 
-    /// Positions in ``activities`` of the activities for a species, in file order.
+    /// Positions in ``activities`` of the activities for a species, in file order: for a
+    /// species without a profile, those listed for ``Species/other``.
+    /// - Complexity: O(1).
     public func indices(for species: Species) -> [Int] {
-        bySpecies[Species.allCases.firstIndex(of: species)!]
+        bySpecies[species.knownIndex ?? Species.known.count]
     }
+
+    /// The care-log vocabulary of this catalogue: the care types and every activity id.
+    public var logTypes: LogTypeVocabulary { LogTypeVocabulary(activityIDs: activities.map(\.id)) }
 
     /// The activities for a species, in file order.
     public func activities(for species: Species) -> [Activity] { indices(for: species).map { activities[$0] } }
@@ -202,10 +303,11 @@ public struct ActivityCatalog: Sendable {
         var out: [Activity] = []
         for (i, v) in try top.array("activities", maxCount: 10_000).enumerated() {
             let f = try FieldReader(v, path: "activities[\(i)]")
-            func set<T: RawRepresentable & Hashable>(_ key: String, _ type: T.Type) throws(ScoutError) -> Set<T> where T.RawValue == String {
+            func set<T: RawRepresentable & Hashable>(_ key: String, _ type: T.Type,
+                                                     allowed: (T) -> Bool = { _ in true }) throws(ScoutError) -> Set<T> where T.RawValue == String {
                 var s = Set<T>()
                 for (j, x) in try f.array(key, maxCount: 10).enumerated() {
-                    guard let text = x.string, let value = T(rawValue: text) else {
+                    guard let text = x.string, let value = T(rawValue: text), allowed(value) else {
                         throw ScoutError(.parseError, "unknown \(key) value", path: "\(f.at(key))[\(j)]")
                     }
                     s.insert(value)
@@ -231,7 +333,7 @@ public struct ActivityCatalog: Sendable {
             }
             out.append(Activity(
                 id: try f.string("id", maxBytes: 100), name: try f.string("name", maxBytes: 200),
-                species: try set("species", Species.self), category: try enumValue("category", ActivityCategory.self),
+                species: try set("species", Species.self) { $0.isKnown || $0 == .other }, category: try enumValue("category", ActivityCategory.self),
                 setting: try enumValue("setting", ActivitySetting.self), intensity: try f.integer("intensity", in: 1...5),
                 minutes: try f.integer("minutes", in: 1...240), needsDaylight: try f.bool("needs_daylight", default: false),
                 temperatureC: tMin...tMax, rain: try enumValue("rain", RainTolerance.self),

@@ -1,5 +1,6 @@
 import ScoutCatalog
 import ScoutCore
+import ScoutSchedule
 import ScoutSolar
 import ScoutTime
 
@@ -101,6 +102,20 @@ public struct ActivityRecommendations: Sendable {
     public let excluded: [ExcludedActivity]
     /// When nothing fits now: the next window in 24 hours, if any.
     public let nextWindow: NextWindow?
+    /// What the answer rests on beyond the reasons: for a species without a profile, that
+    /// generic needs were used and, when the catalogue lists no activity for such species,
+    /// that none could be offered. Empty for the known species.
+    public let notes: [String]
+}
+
+extension Recommender {
+    /// Notes about the pet's profile (``ActivityRecommendations/notes``).
+    func notes(for species: Species) -> [String] {
+        guard let generic = species.genericNote else { return [] }
+        return catalog.indices(for: species).isEmpty
+            ? [generic, "the activity catalogue has no activities for \(species.pluralNoun) yet"]
+            : [generic, "only activities written for any kind of pet are offered"]
+    }
 }
 
 /// The recommender: activity catalogue, weights and breed table, loaded once and shared by
@@ -117,18 +132,25 @@ public final class Recommender: Sendable {
     public let weights: RecommenderWeights
     /// The breed table pets' breeds are looked up in.
     public let breeds: BreedTable
+    /// The types a log entry or reminder may name: the care types and the catalogue's activities.
+    public let logTypes: LogTypeVocabulary
 
-    /// Creates a recommender.
+    /// Creates a recommender (``RecommenderWeights/checkCareGoals(against:)`` checks that
+    /// the weights' care goals name activities of the catalogue; ``load(dataDirectory:breeds:)`` does).
     public init(catalog: ActivityCatalog, weights: RecommenderWeights, breeds: BreedTable) {
         self.catalog = catalog
         self.weights = weights
         self.breeds = breeds
+        logTypes = catalog.logTypes
     }
 
-    /// Loads `activities.json` and `weights.json` from a data directory.
+    /// Loads `activities.json` and `weights.json` from a data directory, and checks the
+    /// weights' care goals against the catalogue.
     public static func load(dataDirectory dir: String, breeds: BreedTable) throws(ScoutError) -> Recommender {
-        Recommender(catalog: try ActivityCatalog.load(path: dir + "/activities.json"),
-                    weights: try RecommenderWeights.load(path: dir + "/weights.json"), breeds: breeds)
+        let catalog = try ActivityCatalog.load(path: dir + "/activities.json")
+        let weights = try RecommenderWeights.load(path: dir + "/weights.json")
+        try weights.checkCareGoals(against: catalog)
+        return Recommender(catalog: catalog, weights: weights, breeds: breeds)
     }
 
     /// The longest look-ahead for ``NextWindow``, seconds.
@@ -162,7 +184,7 @@ public final class Recommender: Sendable {
         let count = max(0, request.count)
         let picked = pick(eligible, at: ctx.now.seconds, count: count, state: state, rules: &rules, weights: w)
         var window: NextWindow?
-        if picked.isEmpty && count > 0 {
+        if picked.isEmpty && count > 0 && !indices.isEmpty {
             var t = (ctx.now.seconds / Recommender.windowStep + 1) * Recommender.windowStep
             let end = ctx.now.seconds + Recommender.windowHorizon
             search: while t <= end {
@@ -180,7 +202,7 @@ public final class Recommender: Sendable {
         return ActivityRecommendations(
             weightsVersion: w.version, catalogueVersion: catalog.version, mode: request.mode, seed: request.effectiveSeed,
             needs: needs, daylight: rules.daylight(ctx.now.seconds), away: rules.away, gaps: state.gaps,
-            recommendations: picked, excluded: excluded, nextWindow: window)
+            recommendations: picked, excluded: excluded, nextWindow: window, notes: notes(for: request.pet.species))
     }
 
     /// Batch scoring, for ranking jobs: the score of every activity at `now`, by catalogue

@@ -76,20 +76,45 @@ public struct Weather: Sendable, Equatable {
     }
 }
 
-/// One entry of the activity log.
+/// One entry of the pet's log: an activity of the catalogue, or care (a meal, a walk, a vet
+/// visit, grooming, medication, other).
+///
+/// ```swift
+/// LogEntry(activity: "fetch", start: t, minutes: 20)
+/// LogEntry(type: .care(.feeding), start: t)
+/// ```
 public struct LogEntry: Sendable, Equatable {
-    /// The activity's id in the catalogue.
-    public var activity: String
+    /// What was done.
+    public var type: LogType
     /// When it started.
     public var start: Instant
-    /// How long it lasted.
+    /// How long it lasted (0 when the log does not say).
     public var minutes: Double
 
     /// Creates an entry.
-    public init(activity: String, start: Instant, minutes: Double) {
-        self.activity = activity
+    public init(type: LogType, start: Instant, minutes: Double = 0) {
+        self.type = type
         self.start = start
         self.minutes = minutes
+    }
+
+    /// Creates an entry of a catalogue activity.
+    public init(activity: String, start: Instant, minutes: Double) {
+        self.init(type: .activity(activity), start: start, minutes: minutes)
+    }
+
+    /// The category the entry counts toward this week, with the activity's position in the
+    /// catalogue: an activity's own category; a care type's from
+    /// ``RecommenderWeights/careLogCategories`` (a walk's minutes are exercise); `nil` for an
+    /// activity the catalogue does not know or care that counts toward no category.
+    func counted(in catalog: ActivityCatalog, weights: RecommenderWeights) -> (category: ActivityCategory, index: Int?)? {
+        switch type {
+        case .activity(let id):
+            guard let i = catalog.index(of: id) else { return nil }
+            return (catalog.activities[i].category, i)
+        case .care(let t):
+            return weights.careLogCategories[t].map { ($0, nil) }
+        }
     }
 }
 

@@ -28,7 +28,7 @@ public enum PetCondition: String, Sendable, CaseIterable {
 public struct PetProfile: Sendable {
     /// The pet's name, used in reasons ("Rex loved fetch"); `nil` reads as "your dog".
     public var name: String?
-    /// Its species.
+    /// Its species (any species word; one without a profile gets generic needs).
     public var species: Species
     /// Its breed profile (dogs only; an unknown or mixed breed gets the Mixed profile).
     public var breed: Breed?
@@ -60,21 +60,22 @@ public struct PetProfile: Sendable {
         return nil
     }
 
-    /// How reasons name the pet: its name, or "your dog".
+    /// How reasons name the pet: its name, or "your dog", "your guinea pig", "your ferret".
     public var displayName: String {
         if let name, !name.isEmpty { return name }
-        return "your " + (species == .guineaPig ? "guinea pig" : species.rawValue)
+        return species == .other ? "your pet" : "your " + species.noun
     }
 
-    /// Reads `{"name"?, "species", "breed"?, "birth_date", "weight_kg"?, "conditions"?}`.
-    /// A breed the table does not know is `not_found` with the closest names ("Mixed" for
-    /// mixed and unknown breeds); other fields are refused by name.
+    /// Reads `{"name"?, "species"?, "breed"?, "birth_date", "weight_kg"?, "conditions"?}`.
+    /// `species` defaults to `dog`; any species word (1–32 bytes of `a`–`z` and `_`) is
+    /// accepted, one without a profile with generic needs; anything else is
+    /// `invalid_request` at `species`. A breed the table does not know is `not_found` with
+    /// the closest names ("Mixed" for mixed and unknown breeds); other fields are refused by
+    /// name.
     public static func read(_ json: JSONValue, breeds: BreedTable, path: String) throws(ScoutError) -> PetProfile {
         let f = try FieldReader(json, path: path)
         try f.checkKnown(["name", "species", "breed", "birth_date", "weight_kg", "conditions"])
-        guard let species = Species(rawValue: try f.oneOf("species", Species.allCases.map(\.rawValue), default: "dog")) else {
-            throw ScoutError(.invalidRequest, "unknown species", path: f.at("species"))
-        }
+        let species = try Species.read(try f.optionalString("species") ?? "dog", path: f.at("species"))
         var breed: Breed?
         if species == .dog {
             let name = try f.optionalString("breed", maxBytes: 200) ?? "Mixed"
@@ -105,7 +106,13 @@ public enum WeightStatus: String, Sendable {
 
 /// What a pet needs, derived from its profile on a date: life stage, weight status, weekly
 /// goals per category and the intensity that suits it (`docs/recommender.md`, "Needs").
+/// A species without a profile gets the generic needs of ``Species/other``
+/// (``isGeneric``).
 public struct PetNeeds: Sendable {
+    /// The pet's species.
+    public let species: Species
+    /// Whether the needs are generic: Scout has no profile for the species.
+    public var isGeneric: Bool { !species.isKnown }
     /// Age in years on the date.
     public let ageYears: Double
     /// Puppy, adult or senior.
@@ -124,7 +131,8 @@ public struct PetNeeds: Sendable {
     public init(pet: PetProfile, on date: LocalDate, weights: RecommenderWeights) {
         let age = max(0, Double(date.daysSinceEpoch - pet.birthDate.daysSinceEpoch) / 365.25)
         ageYears = age
-        let rule = weights.lifeStages[pet.species]!
+        species = pet.species
+        let rule = weights.lifeStage(of: pet.species)
         var puppyUntil = rule.puppyUntilYears
         var seniorFrom = rule.seniorFromYears
         if let breed = pet.breed, !breed.isMixed {
@@ -152,7 +160,7 @@ public struct PetNeeds: Sendable {
                  table.careSessions[level(.shedding)], table.restSessions]
             if b?.coatLength == "Long" { g[ActivityCategory.care.ordinal] += weights[GoalAdjustment.longCoatCareExtra] }
         } else {
-            g = weights.speciesGoals[pet.species]!
+            g = weights.goals(of: pet.species)
         }
         switch lifeStage {
         case .puppy:

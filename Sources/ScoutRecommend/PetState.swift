@@ -33,13 +33,11 @@ struct PetState {
         var done = [Double](repeating: 0, count: ActivityCategory.allCases.count)
         var last = [Int64?](repeating: nil, count: catalog.activities.count)
         for e in request.log {
-            guard let i = catalog.index(of: e.activity), e.start.seconds <= now else { continue }
+            guard e.start.seconds <= now, let counted = e.counted(in: catalog, weights: weights) else { continue }
             let age = now - e.start.seconds
-            if last[i] == nil || age < last[i]! { last[i] = age }
-            if age < 7 * 86_400 {
-                let c = catalog.activities[i].category
-                done[c.ordinal] += c.countsMinutes ? e.minutes : 1
-            }
+            if let i = counted.index, last[i] == nil || age < last[i]! { last[i] = age }
+            let c = counted.category
+            if age < 7 * 86_400 { done[c.ordinal] += c.countsMinutes ? e.minutes : 1 }
         }
         self.done = done
         gaps = zip(done, needs.goals).map { d, g in g > 0 ? max(0, 1 - d / g) : 0 }
@@ -117,7 +115,8 @@ struct PetState {
         return max(0, v)
     }
 
-    /// Plain-language reasons for an offered activity, most telling first.
+    /// Plain-language reasons for an offered activity, most telling first; for a species
+    /// without a profile, first of all that generic needs were used.
     func reasons(_ i: Int, mode: ActivityMode, at t: Int64, terms: ScoreBreakdown, rules: inout RuleBook) -> [String] {
         let a = catalog.activities[i]
         let name = pet.displayName
@@ -166,7 +165,7 @@ struct PetState {
         // Context.
         out.append((terms.terms[4].contribution, contextReason(a, mode: mode, at: t, rules: &rules)))
         out.sort { $0.weight > $1.weight }
-        return out.map(\.text) + (a.benefits.first.map { [$0] } ?? [])
+        return (pet.species.genericNote.map { [$0] } ?? []) + out.map(\.text) + (a.benefits.first.map { [$0] } ?? [])
     }
 
     /// "Border Collies need a job: mental stimulation 5/5" when the breed's trait is 4 or 5.

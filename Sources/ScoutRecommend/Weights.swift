@@ -1,6 +1,7 @@
 import Foundation
 import ScoutCore
 import ScoutJSON
+import ScoutSchedule
 
 /// Every number the recommender decides with: term weights, goal tables, rule limits
 /// (`data/weights.json`, documented in `docs/recommender.md`). Versioned: each response names
@@ -19,10 +20,30 @@ public struct RecommenderWeights: Sendable {
     /// Days after which an activity counts as entirely new again.
     public var noveltyDays: Double
 
-    /// Life-stage thresholds per species.
+    /// Life-stage thresholds per known species and ``Species/other`` (loading guarantees all
+    /// six); read them through ``lifeStage(of:)``.
     public var lifeStages: [Species: LifeStageRule]
-    /// Weekly goals per species (dogs read theirs from breed traits, see ``DogGoalTable``).
+    /// Weekly goals per species other than dogs, and ``Species/other`` (dogs read theirs from
+    /// breed traits, see ``DogGoalTable``); read them through ``goals(of:)``.
     public var speciesGoals: [Species: [Double]]
+    /// The category a care-log entry of a care type counts toward (`care_log.counts_toward`:
+    /// a walk's minutes are exercise, grooming is a care session); care types not listed
+    /// count toward no category.
+    public var careLogCategories: [CareType: ActivityCategory]
+    /// Care goals per species (`care_log.goals`), in file order; a species not listed has none.
+    public var careGoals: [Species: [CareGoalRule]]
+
+    /// The life-stage thresholds of a species: its own, or those of ``Species/other`` for a
+    /// species without a profile.
+    public func lifeStage(of species: Species) -> LifeStageRule { lifeStages[species] ?? lifeStages[.other]! }
+
+    /// The weekly goals of a species other than dogs, by ``ActivityCategory/ordinal``: its
+    /// own, or those of ``Species/other`` for a species without a profile.
+    public func goals(of species: Species) -> [Double] { speciesGoals[species] ?? speciesGoals[.other]! }
+
+    /// The care goals of a species: its own (none for a species the file does not list;
+    /// species without a profile share those of ``Species/other``, if any).
+    public func careGoalRules(of species: Species) -> [CareGoalRule] { careGoals[species.isKnown ? species : .other] ?? [] }
     /// Dogs' goal tables indexed by trait value 1–5.
     public var dogGoals: DogGoalTable
     /// Goal changes by life stage, coat and weight, by name (every ``GoalAdjustment``).
@@ -188,7 +209,7 @@ public struct RecommenderWeights: Sendable {
             return out
         }
         try top.checkKnown(["version", "activity_terms", "enjoyment", "novelty_days", "life_stages", "goals", "goal_adjustments",
-                            "individual_fit", "rules", "places"])
+                            "individual_fit", "rules", "places", "care_log"])
         let terms = try numbers(try required(top, "activity_terms"), uniform(activityTermNames, 0...100))
         let enjoyment = try required(top, "enjoyment")
         try enjoyment.checkKnown(["category_prior_strength", "half_life_days"])
@@ -196,9 +217,10 @@ public struct RecommenderWeights: Sendable {
         var stages: [Species: LifeStageRule] = [:]
         let goalsJSON = try required(top, "goals")
         var speciesGoals: [Species: [Double]] = [:]
-        try stagesJSON.checkKnown(Species.allCases.map(\.rawValue))
-        try goalsJSON.checkKnown(Species.allCases.map(\.rawValue))
-        for s in Species.allCases {
+        let speciesKeys = Species.known + [.other]
+        try stagesJSON.checkKnown(speciesKeys.map(\.rawValue))
+        try goalsJSON.checkKnown(speciesKeys.map(\.rawValue))
+        for s in speciesKeys {
             let st = try required(stagesJSON, s.rawValue)
             try st.checkKnown(["puppy_until_years", "large_puppy_until_years", "senior_from_life_span_share", "senior_from_years",
                                "senior_without_breed_years"])
@@ -245,6 +267,29 @@ public struct RecommenderWeights: Sendable {
             conditionMaxIntensity: conditionIntensity,
             conditionMaxC: conditionShift,
             homeRadiusM: try rulesJSON.number("home_radius_m", in: 1...100_000))
+        let care = try required(top, "care_log")
+        try care.checkKnown(["counts_toward", "goals"])
+        var careCategories: [CareType: ActivityCategory] = [:]
+        let towards = try required(care, "counts_toward")
+        try towards.checkKnown(CareType.allCases.map(\.rawValue))
+        for t in CareType.allCases where towards[t.rawValue] != nil {
+            careCategories[t] = ActivityCategory(rawValue: try towards.oneOf(t.rawValue, ActivityCategory.allCases.map(\.rawValue)))!
+        }
+        let careGoalsJSON = try required(care, "goals")
+        try careGoalsJSON.checkKnown(speciesKeys.map(\.rawValue))
+        var careGoals: [Species: [CareGoalRule]] = [:]
+        for s in speciesKeys {
+            guard let goals = try careGoalsJSON.object(s.rawValue) else { continue }
+            var rules: [CareGoalRule] = []
+            for (name, _) in goals.members {
+                guard Species.isWord(name) else {
+                    throw ScoutError(.parseError, "a care goal's name is a word of a-z and _ (at most 32)", path: goals.at(name))
+                }
+                guard !rules.contains(where: { $0.name == name }) else { throw ScoutError(.parseError, "a care goal appears twice", path: goals.at(name)) }
+                rules.append(try CareGoalRule.parse(try required(goals, name), name: name, species: s.rawValue))
+            }
+            careGoals[s] = rules
+        }
         let placesJSON = try required(top, "places")
         var places: [String: [String: Double]] = [:]
         try placesJSON.checkKnown(placeTermNames.keys.sorted())
@@ -258,7 +303,7 @@ public struct RecommenderWeights: Sendable {
             categoryPriorStrength: try enjoyment.number("category_prior_strength", in: 0...1000),
             feedbackHalfLifeDays: try enjoyment.number("half_life_days", in: 1...100_000),
             noveltyDays: try top.number("novelty_days", in: 1...365),
-            lifeStages: stages, speciesGoals: speciesGoals, dogGoals: dogGoals,
+            lifeStages: stages, speciesGoals: speciesGoals, careLogCategories: careCategories, careGoals: careGoals, dogGoals: dogGoals,
             goalAdjustments: try numbers(try required(top, "goal_adjustments"), goalAdjustmentRanges),
             individualFit: try numbers(try required(top, "individual_fit"), individualFitRanges),
             rules: rules, places: places)

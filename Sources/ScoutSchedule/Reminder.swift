@@ -22,7 +22,8 @@ public enum Frequency: String, Sendable, CaseIterable {
 }
 
 /// A reminder for one activity (`"walk"`, `"brushing"`): a wall-clock start in the pet's
-/// time zone and how often it repeats.
+/// time zone and how often it repeats, and optionally its type in the care-log vocabulary
+/// (``LogType``: a care type such as `feeding`, or a catalogue activity).
 ///
 /// ```swift
 /// let r = Reminder(activity: "brushing",
@@ -44,13 +45,17 @@ public struct Reminder: Sendable, Equatable {
     /// When the reminder was created, if known; decides which of two reminders for the same
     /// activity is newer (see ``Schedule/compute(_:)``).
     public var created: Instant?
+    /// What the reminder is for in the care-log vocabulary, when the caller said
+    /// (`feeding`, `vet_visit`, `brisk_walk`); ``activity`` stays the reminder's own name.
+    public var type: LogType?
 
     /// A reminder with the given fields.
-    public init(activity: String, start: LocalDateTime, frequency: Frequency, created: Instant? = nil) {
+    public init(activity: String, start: LocalDateTime, frequency: Frequency, created: Instant? = nil, type: LogType? = nil) {
         self.activity = activity
         self.start = start
         self.frequency = frequency
         self.created = created
+        self.type = type
     }
 
     /// The calendar date of occurrence `k` (0 is the start), or `nil` when there is none

@@ -176,7 +176,8 @@ public struct Schedule: Sendable {
     ///                           "moved": []}]}],
     ///  "replaced": [{"activity": "brushing", "frequency": "daily", "start": "2026-01-01T09:30"}]}
     /// ```
-    /// `start` is the wall time in the zone (`YYYY-MM-DDTHH:MM`, with `:SS` when the seconds
+    /// `type` appears only when the reminder has one (`"type": "feeding"`); `start` is the
+    /// wall time in the zone (`YYYY-MM-DDTHH:MM`, with `:SS` when the seconds
     /// are not zero); `created` appears only when the reminder has one, as it was given;
     /// `at` is when the reminder fires and `scheduled` when it would have fired without
     /// moves, both in the zone's offset at that instant; `moved` lists the moves' reasons in
@@ -217,9 +218,10 @@ public struct Schedule: Sendable {
         w.objectEnd()
     }
 
-    /// `activity`, `frequency`, `start` and, when known, `created`.
+    /// `activity`, `type` when given, `frequency`, `start` and, when known, `created`.
     static func writeFields(of r: Reminder, into w: inout JSONWriter) {
         w.key("activity"); w.string(r.activity)
+        if let type = r.type { w.key("type"); w.string(type.word) }
         w.key("frequency"); w.string(r.frequency.rawValue)
         w.key("start"); w.string(wallText(r.start))
         if let created = r.created { w.key("created"); w.string(created.rfc3339) }

@@ -9,7 +9,8 @@ import ScoutTime
 /// ```json
 /// {"op": "schedule", "timezone": "Europe/Dublin", "now": "2026-03-28T21:00:00Z",
 ///  "reminders": [{"activity": "brushing", "start": "2026-01-31T08:00", "frequency": "monthly",
-///                 "created": "2026-01-02T10:00:00Z"}],
+///                 "created": "2026-01-02T10:00:00Z"},
+///                {"type": "feeding", "start": "2026-01-01T07:30", "frequency": "daily"}],
 ///  "count": 3, "waking_hours": {"start": "07:00", "end": "22:00"}, "avoid_quiet_hours": true,
 ///  "busy": [{"start": "2026-03-29T07:30:00+01:00", "end": "2026-03-29T09:00:00+01:00"}],
 ///  "avoid_busy": true}
@@ -17,7 +18,11 @@ import ScoutTime
 /// - `timezone` (required): an IANA zone name; the reminders' wall times are read in it.
 /// - `now` (required): an RFC 3339 date-time with `Z` or an offset.
 /// - `reminders` (required, at most 1,000): each with
-///   - `activity` (required): a non-empty string of at most 100 bytes;
+///   - `activity` (required unless `type` is given, then it defaults to the type's word): a
+///     non-empty string of at most 100 bytes, the reminder's own name;
+///   - `type` (optional): what the reminder is for, in the care-log vocabulary
+///     (``LogTypeVocabulary``): `feeding`, `walk`, `vet_visit`, `grooming`, `medication`,
+///     `other`, or an activity id of the catalogue the caller passes;
 ///   - `start` (required): a wall time `YYYY-MM-DDTHH:MM` or `YYYY-MM-DDTHH:MM:SS` in
 ///     `timezone`, or an RFC 3339 date-time with an offset, which is converted to the
 ///     zone's wall time at that instant;
@@ -77,14 +82,19 @@ public struct ScheduleRequest: Sendable {
     }
 
     /// Reads the JSON body of the worker's `schedule` op (see the type's documentation).
+    /// Reminders' `type`s are read with `types`: pass the activity catalogue's ids
+    /// (`LogTypeVocabulary(activityIDs:)`) so that activities are accepted; the default
+    /// knows the care types only.
     ///
     /// Errors name the field: `invalid_request` at `timezone` for an unknown zone, at
     /// `reminders[2].frequency` for a frequency that is not one of the four, at
-    /// `busy[0].end` for an interval that does not end after it starts; `limit_exceeded` at
-    /// `reminders` or `busy` for more than 1,000 items, at `count` above 100, and at
-    /// `reminders[i].activity` for a name over 100 bytes. Messages never repeat values.
+    /// `reminders[0].type` for a type the vocabulary does not know (with the closest known
+    /// types), at `busy[0].end` for an interval that does not end after it starts;
+    /// `limit_exceeded` at `reminders` or `busy` for more than 1,000 items, at `count` above
+    /// 100, and at `reminders[i].activity` for a name over 100 bytes. Messages never repeat
+    /// values.
     /// - Complexity: O(r + b) for r reminders and b busy intervals.
-    public static func read(_ body: JSONValue) throws(ScoutError) -> ScheduleRequest {
+    public static func read(_ body: JSONValue, types: LogTypeVocabulary = .careTypes) throws(ScoutError) -> ScheduleRequest {
         let f = try FieldReader(body, path: "")
         let zone = try Zone(identifier: try f.string("timezone"), path: f.at("timezone"))
         let now = try Instant.parse(try f.string("now"), path: f.at("now"))
@@ -92,7 +102,7 @@ public struct ScheduleRequest: Sendable {
         guard f["reminders"] != nil else { throw ScoutError(.invalidRequest, "reminders is required", path: f.at("reminders")) }
         var reminders: [Reminder] = []
         for (i, value) in try f.array("reminders", maxCount: maxReminders).enumerated() {
-            reminders.append(try readReminder(value, zone: zone, path: "\(f.at("reminders"))[\(i)]"))
+            reminders.append(try readReminder(value, zone: zone, types: types, path: "\(f.at("reminders"))[\(i)]"))
         }
 
         var count = 3
@@ -113,16 +123,19 @@ public struct ScheduleRequest: Sendable {
     }
 
     /// One element of `reminders`.
-    static func readReminder(_ value: JSONValue, zone: Zone, path: String) throws(ScoutError) -> Reminder {
+    static func readReminder(_ value: JSONValue, zone: Zone, types: LogTypeVocabulary = .careTypes, path: String) throws(ScoutError) -> Reminder {
         let r = try FieldReader(value, path: path)
-        try r.checkKnown(["activity", "start", "frequency", "created"])
-        let activity = try r.string("activity", maxBytes: maxActivityBytes)
+        try r.checkKnown(["activity", "type", "start", "frequency", "created"])
+        var type: LogType?
+        if let word = try r.optionalString("type", maxBytes: maxActivityBytes) { type = try types.read(word, path: r.at("type")) }
+        let activity: String
+        if r["activity"] == nil, let type { activity = type.word } else { activity = try r.string("activity", maxBytes: maxActivityBytes) }
         guard !activity.isEmpty else { throw ScoutError(.invalidRequest, "activity must not be empty", path: r.at("activity")) }
         let start = try readStart(try r.string("start"), zone: zone, path: r.at("start"))
         let frequency = Frequency(rawValue: try r.oneOf("frequency", Frequency.allCases.map(\.rawValue)))!
         var created: Instant?
         if let text = try r.optionalString("created") { created = try Instant.parse(text, path: r.at("created")) }
-        return Reminder(activity: activity, start: start, frequency: frequency, created: created)
+        return Reminder(activity: activity, start: start, frequency: frequency, created: created, type: type)
     }
 
     /// A reminder's start: a wall time `YYYY-MM-DDTHH:MM[:SS]` in `zone`, or an RFC 3339

@@ -72,6 +72,7 @@ extension Worker {
         w.key("seed"); w.int(Int(answer.seed & ((1 << 53) - 1)))
         writeResolved(places, &w)
         w.key("pet"); writeNeeds(answer.needs, &w)
+        w.key("notes"); w.arrayStart(); for n in answer.notes { w.string(n) }; w.arrayEnd()
         w.key("context"); w.objectStart()
         w.key("local_time"); w.string(context.local(now.seconds).rfc3339)
         w.key("daylight"); w.string(answer.daylight.rawValue)
@@ -114,7 +115,7 @@ extension Worker {
             if let zone { return zone.instant(of: LocalDateTime(date: d, hour: 0, minute: 0)!) }
             return Instant(seconds: d.daysSinceEpoch * 86_400 - Int64(now.utcOffsetSeconds), utcOffsetSeconds: now.utcOffsetSeconds)
         }
-        let p = r.progress(pet: pet, log: try log(body, r), from: midnight(first), to: midnight(first.adding(days: 7)))
+        let p = r.progress(pet: pet, log: try log(body, r), from: midnight(first), to: midnight(first.adding(days: 7)), zone: zone, now: now)
         w.objectStart()
         w.key("weights_version"); w.string(r.weights.version)
         w.key("week"); w.objectStart()
@@ -122,6 +123,7 @@ extension Worker {
         w.key("end"); w.string(p.end.rfc3339)
         w.objectEnd()
         w.key("pet"); writeNeeds(p.needs, &w)
+        w.key("notes"); w.arrayStart(); for n in p.notes { w.string(n) }; w.arrayEnd()
         w.key("categories"); w.arrayStart()
         for c in p.categories {
             w.objectStart()
@@ -145,6 +147,10 @@ extension Worker {
         } else {
             w.null()
         }
+        w.key("care_goals"); writeCareGoals(p.careGoals, &w)
+        w.key("care_log"); w.objectStart()
+        for t in CareType.allCases { w.key(t.rawValue); w.int(p.careLog[t] ?? 0) }
+        w.objectEnd()
         w.objectEnd()
     }
 
@@ -228,16 +234,36 @@ extension Worker {
         return d
     }
 
-    /// `log`: `[{"activity", "start", "minutes"}]`; activities must be in the catalogue.
+    /// `log`: `[{"type", "start", "minutes"}]`. `type` (or its older name `activity`, not
+    /// both) is a care type (`feeding`, `walk`, `vet_visit`, `grooming`, `medication`,
+    /// `other`) or an activity of the catalogue; an unknown one is `invalid_request` naming
+    /// the closest types. `minutes` is required for an activity, optional (0) for care.
     private func log(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> [LogEntry] {
         var out: [LogEntry] = []
         for (i, v) in try body.array("log", maxCount: Worker.maximumHistory).enumerated() {
             let e = try FieldReader(v, path: "log[\(i)]")
-            try e.checkKnown(["activity", "start", "minutes"])
-            out.append(LogEntry(activity: try knownActivity(e, r), start: try Instant.parse(try e.string("start", maxBytes: 40), path: e.at("start")),
-                                minutes: try e.number("minutes", in: 0...1440)))
+            try e.checkKnown(["type", "activity", "start", "minutes"])
+            let type = try logType(e, r)
+            let start = try Instant.parse(try e.string("start", maxBytes: 40), path: e.at("start"))
+            let minutes: Double
+            if type.activityID != nil { minutes = try e.number("minutes", in: 0...1440) } else { minutes = try e.optionalNumber("minutes", in: 0...1440) ?? 0 }
+            out.append(LogEntry(type: type, start: start, minutes: minutes))
         }
         return out
+    }
+
+    /// A log entry's `type`, or its older name `activity`: exactly one of the two.
+    private func logType(_ e: FieldReader, _ r: Recommender) throws(ScoutError) -> LogType {
+        let key: String
+        switch (e["type"] != nil, e["activity"] != nil) {
+        case (true, true): throw ScoutError(.invalidRequest, "give type or activity (its older name), not both", path: e.at("activity"))
+        case (false, false):
+            throw ScoutError(.invalidRequest, "type is required: a care type (\(CareType.allCases.map(\.rawValue).joined(separator: ", "))) or an activity id",
+                             path: e.at("type"))
+        case (true, false): key = "type"
+        case (false, true): key = "activity"
+        }
+        return try r.logTypes.read(try e.string(key, maxBytes: 100), path: e.at(key))
     }
 
     /// `feedback`: `[{"activity", "rating", "at"}]`.
@@ -253,10 +279,13 @@ extension Worker {
         return out
     }
 
+    /// `activity`: an id of the catalogue (feedback is about activities, not care); an unknown
+    /// one is `invalid_request` naming the closest ids.
     private func knownActivity(_ e: FieldReader, _ r: Recommender) throws(ScoutError) -> String {
         let id = try e.string("activity", maxBytes: 100)
         guard r.catalog.activity(id: id) != nil else {
-            throw ScoutError(.invalidRequest, "unknown activity; ids are listed in docs/activities.md", path: e.at("activity"))
+            throw ScoutError(.invalidRequest, "unknown activity\(Suggestions.hint(for: id, among: r.logTypes.activityIDs)); ids are listed in docs/activities.md",
+                             path: e.at("activity"))
         }
         return id
     }
@@ -265,6 +294,8 @@ extension Worker {
 
     private func writeNeeds(_ n: PetNeeds, _ w: inout JSONWriter) {
         w.objectStart()
+        w.key("species"); w.string(n.species.rawValue)
+        w.key("generic_needs"); w.bool(n.isGeneric)
         w.key("age_years"); w.number(n.ageYears, decimals: 1)
         w.key("life_stage"); w.string(n.lifeStage.rawValue)
         w.key("weight_status"); w.string(n.weightStatus.rawValue)
@@ -277,6 +308,41 @@ extension Worker {
         }
         w.objectEnd()
         w.objectEnd()
+    }
+
+    /// `progress`'s `care_goals`: per goal the range expected, what the log shows and what is
+    /// missing; per-day goals also list their days.
+    private func writeCareGoals(_ goals: [CareGoalProgress], _ w: inout JSONWriter) {
+        w.arrayStart()
+        for g in goals {
+            w.objectStart()
+            w.key("goal"); w.string(g.rule.name)
+            w.key("per"); w.string(g.rule.period.rawValue)
+            w.key("at_least"); w.int(g.expected.atLeast)
+            w.key("at_most"); if let m = g.expected.atMost { w.int(m) } else { w.null() }
+            w.key("counts"); w.arrayStart(); for t in g.rule.counts { w.string(t.word) }; w.arrayEnd()
+            if let note = g.rule.note { w.key("note"); w.string(note) }
+            w.key("done"); w.int(g.done)
+            if g.rule.period == .day {
+                w.key("days_judged"); w.int(g.judged)
+                w.key("days_met"); w.int(g.periodsMet)
+                w.key("days"); w.arrayStart()
+                for d in g.days {
+                    w.objectStart()
+                    w.key("date"); w.string(d.date.description)
+                    w.key("done"); w.int(d.done)
+                    w.key("judged"); w.bool(d.judged)
+                    w.key("met"); w.bool(d.met)
+                    w.objectEnd()
+                }
+                w.arrayEnd()
+            }
+            w.key("missing"); w.int(g.missing)
+            w.key("extra"); w.int(g.extra)
+            w.key("met"); w.bool(g.met)
+            w.objectEnd()
+        }
+        w.arrayEnd()
     }
 
     private func writeRecommendations(_ list: [ActivityRecommendation], _ w: inout JSONWriter) {

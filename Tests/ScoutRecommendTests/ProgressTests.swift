@@ -21,8 +21,8 @@ import Testing
         let goals = NeedsOracle(at).goals
         var done = [Double](repeating: 0, count: 6)
         for e in log where e.start.seconds >= start && e.start.seconds < end {
-            guard let a = Fixture.spec.byID[e.activity] else { continue }
-            let c = NeedsOracle.categories.firstIndex(of: a.category)!
+            guard let category = Fixture.spec.category(of: e.type) else { continue }
+            let c = NeedsOracle.categories.firstIndex(of: category)!
             done[c] += c == 0 || c == 2 ? e.minutes : 1
         }
         let shares = zip(done, goals).filter { $0.1 > 0 }.map { min(1, $0.0 / $0.1) }

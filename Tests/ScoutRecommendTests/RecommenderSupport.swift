@@ -97,7 +97,8 @@ final class SpecActivity: Sendable {
     let speciesMask: UInt8
 
     static func stageBit(_ stage: String) -> UInt8 { stage == "puppy" ? 1 : stage == "adult" ? 2 : 4 }
-    static func speciesBit(_ species: String) -> UInt8 { UInt8(1) << UInt8(Species.allCases.firstIndex { $0.rawValue == species }!) }
+    /// A bit per species word of the data files; a species without a profile has `other`'s.
+    static func speciesBit(_ species: String) -> UInt8 { UInt8(1) << UInt8(Spec.speciesWords.firstIndex(of: Spec.key(species))!) }
 
     init(id: String, species: Set<String>, category: String, setting: String, intensity: Int, minutes: Int, needsDaylight: Bool,
          tMin: Double, tMax: Double, rain: String, maxWind: Double, ages: Set<String>, place: String?, awayOK: Bool) {
@@ -131,9 +132,26 @@ struct Spec: Sendable {
     /// `goals.<species>` for the other species.
     let speciesGoals: [String: [String: Double]]
     let goalAdjustments: [String: Double]
+    /// `care_log.counts_toward`: care type → category.
+    let careCategories: [String: String]
 
-    /// The activities of a species, in file order.
-    func activities(for species: String) -> [SpecActivity] { bySpecies[species] ?? [] }
+    /// The category a log entry counts toward: its activity's, or its care type's from
+    /// `care_log.counts_toward`; `nil` for an unknown activity or care that counts toward none.
+    func category(of type: LogType) -> String? {
+        switch type {
+        case .activity(let id): byID[id]?.category
+        case .care(let c): careCategories[c.rawValue]
+        }
+    }
+
+    /// The species words of the data files: the five with a profile, then `other` for all the rest.
+    static let speciesWords = ["dog", "cat", "rabbit", "guinea_pig", "bird", "other"]
+
+    /// The data files' key for a species: its word when it has a profile, else `other`.
+    static func key(_ species: String) -> String { speciesWords.dropLast().contains(species) ? species : "other" }
+
+    /// The activities of a species, in file order (a species without a profile: those for `other`).
+    func activities(for species: String) -> [SpecActivity] { bySpecies[Spec.key(species)] ?? [] }
 
     static func load() -> Spec {
         func json(_ name: String) -> [String: Any] {
@@ -165,7 +183,7 @@ struct Spec: Sendable {
         let goals = w["goals"] as! [String: Any]
         return Spec(
             activities: acts, byID: Dictionary(uniqueKeysWithValues: acts.map { ($0.id, $0) }),
-            bySpecies: Dictionary(uniqueKeysWithValues: Species.allCases.map { sp in (sp.rawValue, acts.filter { $0.species.contains(sp.rawValue) }) }),
+            bySpecies: Dictionary(uniqueKeysWithValues: Spec.speciesWords.map { sp in (sp, acts.filter { $0.species.contains(sp) }) }),
             weightsVersion: w["version"] as! String, termWeights: numbers(w["activity_terms"]), rules: numbers(rules),
             conditionMaxIntensity: numbers(rules["condition_max_intensity"]).mapValues { Int($0) },
             conditionMaxC: numbers(rules["condition_max_c"]), lifeStages: stages,
@@ -174,7 +192,8 @@ struct Spec: Sendable {
             dogGoals: (goals["dog"] as! [String: Any]).compactMapValues { ($0 as? [NSNumber])?.map(\.doubleValue) },
             dogRestSessions: num((goals["dog"] as! [String: Any])["rest_sessions"]),
             speciesGoals: goals.filter { $0.key != "dog" }.mapValues { numbers($0) },
-            goalAdjustments: numbers(w["goal_adjustments"]))
+            goalAdjustments: numbers(w["goal_adjustments"]),
+            careCategories: (w["care_log"] as! [String: Any])["counts_toward"] as! [String: String])
     }
 }
 
@@ -393,7 +412,7 @@ final class RuleOracle {
     /// The life stage by the "Life stage" table.
     static func lifeStage(_ s: Situation, spec: Spec) -> String {
         let age = ageYears(s)
-        let st = spec.lifeStages[s.species.rawValue]!
+        let st = spec.lifeStages[Spec.key(s.species.rawValue)]!
         var puppy = st["puppy_until_years"]!
         var senior = st["senior_from_years"] ?? st["senior_without_breed_years"]!
         if s.species == .dog, let b = s.breed, !b.isMixed {
@@ -642,7 +661,7 @@ struct NeedsOracle {
                  t["care_sessions_by_shedding"]![b[.shedding] - 1], spec.dogRestSessions]
             if b.coatLength == "Long" { g[4] += adj["long_coat_care_extra"]! }
         } else {
-            let t = spec.speciesGoals[s.species.rawValue]!
+            let t = spec.speciesGoals[Spec.key(s.species.rawValue)]!
             g = [t["physical_minutes"]!, t["mental_sessions"]!, t["social_minutes"]!, t["training_sessions"]!, t["care_sessions"]!,
                  t["rest_sessions"]!]
         }
@@ -663,8 +682,8 @@ struct NeedsOracle {
     func done(_ log: [LogEntry]) -> [Double] {
         var d = [Double](repeating: 0, count: 6)
         for e in log {
-            guard let a = spec.byID[e.activity], e.start.seconds <= s.now, s.now - e.start.seconds < 7 * 86_400 else { continue }
-            let c = NeedsOracle.categories.firstIndex(of: a.category)!
+            guard let category = spec.category(of: e.type), e.start.seconds <= s.now, s.now - e.start.seconds < 7 * 86_400 else { continue }
+            let c = NeedsOracle.categories.firstIndex(of: category)!
             d[c] += c == 0 || c == 2 ? e.minutes : 1
         }
         return d
@@ -685,7 +704,7 @@ struct NeedsOracle {
 
     /// Days since last done / novelty_days, at most 1; 1 when never done (at time `t`).
     func novelty(_ a: SpecActivity, log: [LogEntry], at t: Int64) -> Double {
-        let last = log.filter { $0.activity == a.id && $0.start.seconds <= s.now }.map(\.start.seconds).max()
+        let last = log.filter { $0.type == .activity(a.id) && $0.start.seconds <= s.now }.map(\.start.seconds).max()
         guard let last else { return 1 }
         return min(1, Double(t - last) / 86_400 / spec.noveltyDays)
     }
