@@ -340,10 +340,12 @@ def check_synonyms(species_names: set[str]) -> tuple[int, int]:
                 problem(where, f"{p!r} must be lower case")
             if p in species_names:
                 problem(where, f"{p!r} is a species name (species.tsv), not a synonym")
-            if p in seen:
-                problem(where, f"{p!r} is also in the group on line {seen[p][0]} ({seen[p][1]!r})")
-            else:
-                seen[p] = (n, phrases[0])
+            # Scout matches folded text (no case, no diacritics): "małe" and "male" are one phrase.
+            key = fold(p)
+            if key in seen and seen[key][0] != n:
+                problem(where, f"{p!r} is also in the group on line {seen[key][0]} ({seen[key][1]!r}) once folded")
+            elif key not in seen:
+                seen[key] = (n, phrases[0])
     if sections["pets"] < 40:
         problem(rel, f"{sections['pets']} pet-situation groups, want at least 40")
     if sections["catalogue"] < 30:

@@ -57,7 +57,8 @@ public struct SynonymTable: Sendable {
     }
 
     /// Reads a synonym file: one group per line, phrases separated by tabs; blank lines and
-    /// lines starting with `#` are skipped. A phrase in two groups is an error naming the line.
+    /// lines starting with `#` are skipped. A phrase in two groups (after folding: "won't"
+    /// and "wont" are one phrase) is an error naming the line.
     public static func parse(_ text: String, file: String = "synonyms.tsv") throws(SynonymFileError) -> SynonymTable {
         var groups: [[String]] = []
         var seen: [String: Int] = [:]
@@ -67,7 +68,7 @@ public struct SynonymTable: Sendable {
             let phrases = trimmed.split(separator: "\t").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
             for p in phrases {
                 let f = TextFolding.fold(p)
-                if let first = seen[f] {
+                if let first = seen[f], first != n + 1 {
                     throw SynonymFileError(message: "\(file) line \(n + 1): the phrase \"\(p.prefix(64))\" is already in the group of line \(first)")
                 }
                 seen[f] = n + 1

@@ -93,7 +93,7 @@ CATALOGUE_GROUPS = [
     ["volunteer", "volunteers", "wolontariusz", "wolontariusze", "wolontariat"],
     ["young", "młody", "młoda", "młode", "junior"],
     ["old", "stary", "stara", "stare", "senior", "starszy", "starsza", "elderly"],
-    ["small", "mały", "mała", "małe", "little", "tiny"],
+    ["small", "mały", "mała", "little", "tiny"],  # not "małe": it folds to "male"
     ["medium", "średni", "średnia", "średnie", "mid-sized"],
     ["large", "duży", "duża", "duże", "big"],
     ["black", "czarny", "czarna", "czarne"],
