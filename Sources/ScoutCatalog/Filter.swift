@@ -157,13 +157,17 @@ public struct RecordFilter: Sendable {
             let m = try StringMatch(v, path: path)
             return { if case .lover(let l) = $0 { m.matches(l.country) } else { false } }
         case ("dog", "breed"):
-            let names = try StringMatch(v, path: path, fold: true)
+            var names = try StringMatch(v, path: path, fold: true)
             if let breeds, !breeds.breeds.isEmpty {
+                // Other names ("Lab", "owczarek niemiecki") mean their breed.
+                var resolved: [String] = []
                 for (i, name) in names.given.enumerated() {
-                    _ = try breeds.resolve(name, path: v.array == nil ? path : "\(path)[\(i)]")
+                    resolved.append(try breeds.resolve(name, path: v.array == nil ? path : "\(path)[\(i)]").name)
                 }
+                names = try StringMatch(.array(resolved.map { .string($0) }), path: path, fold: true)
             }
-            return { if case .dog(let d) = $0 { names.matches(d.breed.name) || names.matches(d.breedName) } else { false } }
+            let match = names
+            return { if case .dog(let d) = $0 { match.matches(d.breed.name) || match.matches(d.breedName) } else { false } }
         case ("dog", "size"):
             let m = try StringMatch(v, path: path, allowed: SizeClass.allCases.map(\.rawValue))
             return { if case .dog(let d) = $0 { m.matches(d.sizeClass.rawValue) } else { false } }

@@ -275,7 +275,7 @@ public final class Engine: Sendable {
         defer { if let region { regions.checkIn(region) } }
         let set = try loadedSet(kind: q.kind)
         let snap = set.snapshot()
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores($0) }
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores(catalog.synonyms.canonical($0)) }
         let test = predicate(snap, q.filter, scores)
 
         if case .radius(let c, let r) = area, sort == .distance, q.after == nil {
@@ -360,7 +360,7 @@ public final class Engine: Sendable {
         try Engine.validateText(q.text)
         let set = try loadedSet(kind: q.kind)
         let snap = set.snapshot()
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores($0) }
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores(catalog.synonyms.canonical($0)) }
         let maxDistance = q.maxDistance ?? .infinity
         let found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: predicate(snap, q.filter, scores))
         return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) }, nextAfter: nil)

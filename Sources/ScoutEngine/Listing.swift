@@ -37,7 +37,7 @@ extension Engine {
         let set = try loadedSet(kind: q.kind)
         let snap = set.snapshot()
         let placeless = placelessSet(kind: q.kind)?.snapshot()
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores($0) }
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
 
         /// A match with its sort keys.
         struct Keyed {

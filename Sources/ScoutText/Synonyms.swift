@@ -56,6 +56,29 @@ public struct SynonymTable: Sendable {
         groups(in: text).map { groups[$0].joined(separator: " ") }.joined(separator: " ")
     }
 
+    /// A query with every phrase of a group replaced by the group's first phrase ("my dog
+    /// threw up" → "my dog vomiting"), longest phrase first, so a query ranks the documents
+    /// that use the canonical word in their own fields; words outside every group stay.
+    public func canonical(_ query: String) -> String {
+        let words = TextFolding.words(query)
+        var out: [String] = []
+        var i = 0
+        while i < words.count {
+            var best: (length: Int, group: Int)?
+            for c in byFirstWord[words[i]] ?? [] where i + c.words.count <= words.count && c.words.count > (best?.length ?? 0) {
+                if zip(c.words, words[i...]).allSatisfy({ $0 == $1 }) { best = (c.words.count, c.group) }
+            }
+            if let best {
+                out.append(groups[best.group][0])
+                i += best.length
+            } else {
+                out.append(words[i])
+                i += 1
+            }
+        }
+        return out.joined(separator: " ")
+    }
+
     /// Reads a synonym file: one group per line, phrases separated by tabs; blank lines and
     /// lines starting with `#` are skipped. A phrase in two groups (after folding: "won't"
     /// and "wont" are one phrase) is an error naming the line.
