@@ -179,10 +179,12 @@ public struct BreedTable: Sendable {
     public func resolve(_ name: String, path: String) throws(ScoutError) -> Breed {
         if let b = breed(named: name) { return b }
         if TextFolding.fold(name) == TextFolding.fold(mixed.name) { return mixed }
-        let names = breeds.map(\.name) + aliases.map(\.alias)
+        // Close names and other names, each shown as the breed it means, once.
+        let names = breeds.map { ($0.name, $0.name) } + aliases.map { ($0.alias, $0.breed) }
         let folded = TextFolding.fold(name)
-        var close = Suggestions.closest(to: folded, among: names.map(TextFolding.fold), limit: 3).compactMap { f in
-            names.first { TextFolding.fold($0) == f }
+        var close: [String] = []
+        for f in Suggestions.closest(to: folded, among: names.map { TextFolding.fold($0.0) }, limit: 5) {
+            if let breed = names.first(where: { TextFolding.fold($0.0) == f })?.1, !close.contains(breed) { close.append(breed) }
         }
         if close.isEmpty {
             // "Retriever Labrador" → "Labrador Retriever": names that contain every word given.

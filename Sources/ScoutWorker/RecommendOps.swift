@@ -166,13 +166,28 @@ extension Worker {
             default: throw ScoutError(.invalidRequest, "met holds dog ids", path: "met[\(i)]")
             }
         }
+        // A dog lover's profile stands in for experience, has_dog and activity_level.
+        let experience: Double?, bringsDog: Bool?, activityLevel: Double?
+        if f.has("lover") {
+            if let both = ["experience", "has_dog", "activity_level"].first(where: { f.has($0) }) {
+                throw ScoutError(.invalidRequest, "\(both) comes from the lover's profile; give either lover or the profile fields", path: both)
+            }
+            let id = try Worker.id(body["lover"], path: "lover")
+            guard let hit = try engine.get(kind: "lover", ids: [id])[0], case .lover(let l) = hit.record else {
+                throw ScoutError(.notFound, "no dog lover has that id", path: "lover")
+            }
+            experience = Double(l.experience); bringsDog = l.hasDog; activityLevel = Double(l.activityLevel)
+        } else {
+            experience = try body.number("experience", in: 1...5)
+            bringsDog = try body.bool("has_dog", default: false)
+            activityLevel = try body.optionalNumber("activity_level", in: 1...5) ?? 3
+        }
         let q = DogMatchQuery(
             from: try location(f, "from", &places), radius: try distance(body, "radius_m", default: 5000),
-            experience: try body.number("experience", in: 1...5), bringsDog: try body.bool("has_dog", default: false),
-            activityLevel: try body.optionalNumber("activity_level", in: 1...5) ?? 3, met: met,
-            limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "dog"),
+            experience: experience!, bringsDog: bringsDog!, activityLevel: activityLevel!, met: met,
+            limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "dog", &places),
             weights: try r.weights.overriding(body["weights"], group: "dogs", path: "weights"))
-        try writeRanked(try engine.recommendDogs(q), places, today: try today(f), fields: try f.bool("fields", default: true), &w)
+        try writeRanked(try engine.recommendDogs(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: "dog"), &w)
     }
 
     func rankGyms(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
@@ -184,7 +199,7 @@ extension Worker {
             from: try location(f, "from", &places), radius: try distance(body, "radius_m", default: 4000), now: now,
             limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "gym"),
             weights: try r.weights.overriding(body["weights"], group: "gyms", path: "weights"))
-        try writeRanked(try engine.rankGyms(q), places, today: now.localDate, fields: try f.bool("fields", default: true), &w)
+        try writeRanked(try engine.rankGyms(q), places, today: now.localDate, fields: try FieldSelection.read(f, kind: "gym"), &w)
     }
 
     // MARK: Reading
@@ -364,7 +379,7 @@ extension Worker {
         w.arrayEnd()
     }
 
-    private func writeRanked(_ r: RankedResult, _ places: ResolvedPlaces, today: LocalDate, fields: Bool, _ w: inout JSONWriter) throws(ScoutError) {
+    private func writeRanked(_ r: RankedResult, _ places: ResolvedPlaces, today: LocalDate, fields: FieldSelection, _ w: inout JSONWriter) throws(ScoutError) {
         w.objectStart()
         w.key("weights_version"); w.string(r.weightsVersion)
         w.key("total"); w.int(r.total)

@@ -5,6 +5,7 @@ import ScoutGeometry
 import ScoutJSON
 import ScoutRecommend
 import ScoutSchedule
+import ScoutText
 import ScoutTime
 
 /// The `scout serve` protocol: one JSON request object in, one JSON response line out.
@@ -98,8 +99,9 @@ public final class Worker: Sendable {
             worker.writePlace(r.place, alternatives: r.alternatives, &w)
         },
         Operation(name: "breed", isReadOnly: true, fields: ["name"]) { worker, f, w throws(ScoutError) in
-            let b = try worker.engine.catalog.breeds.resolve(try f.string("name"), path: "name")
-            worker.writeBreed(b, &w)
+            let name = try f.string("name")
+            let b = try worker.engine.catalog.breeds.resolve(name, path: "name")
+            worker.writeBreed(b, given: TextFolding.fold(name) == TextFolding.fold(b.name) ? nil : name, &w)
         },
         Operation(name: "recommend_activities", isReadOnly: true,
                   fields: ["pet", "now", "timezone", "location", "home", "weather", "nearby", "busy", "waking_hours", "has_garden",
@@ -114,7 +116,7 @@ public final class Worker: Sendable {
             _, f, w throws(ScoutError) in Schedule.compute(try ScheduleRequest.read(f.object)).write(into: &w)
         },
         Operation(name: "recommend_dogs", isReadOnly: true,
-                  fields: ["from", "radius_m", "experience", "has_dog", "activity_level", "met", "limit", "filter", "weights",
+                  fields: ["from", "radius_m", "lover", "experience", "has_dog", "activity_level", "met", "limit", "filter", "weights",
                            "fields", "now"]) { worker, f, w throws(ScoutError) in try worker.recommendDogs(f, &w)
         },
         Operation(name: "rank_gyms", isReadOnly: true, fields: ["from", "radius_m", "now", "limit", "filter", "weights", "fields"]) {
@@ -292,13 +294,15 @@ public final class Worker: Sendable {
         let kind = try f.string("kind")
         let q = NearestQuery(kind: kind, from: try location(f, "from", &places),
                              k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
-                             filter: try filter(f, kind: kind), text: try f.optionalString("text"))
+                             filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"))
         try writeResult(try engine.nearest(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: kind), &w)
     }
 
     /// Place names resolved while reading a request, by field.
     struct ResolvedPlaces {
         var list: [(field: String, resolution: PlaceResolution)] = []
+        /// Breeds named by another name ("Lab"): the field, the name given and the breed.
+        var breeds: [(field: String, given: String, breed: String)] = []
     }
 
     /// A point field that is either `{"lat","lon"}` or `{"place", "country"?}`, and nothing
@@ -320,8 +324,22 @@ public final class Worker: Sendable {
     }
 
     func filter(_ f: RequestFields, kind: String) throws(ScoutError) -> RecordFilter {
+        var ignored = ResolvedPlaces()
+        return try filter(f, kind: kind, &ignored)
+    }
+
+    /// The request's filter; breeds it names by another name are added to `resolved`.
+    func filter(_ f: RequestFields, kind: String, _ resolved: inout ResolvedPlaces) throws(ScoutError) -> RecordFilter {
         guard let v = f.object["filter"], v != .null else { return .all }
-        return try RecordFilter.parse(v, kind: kind, today: try today(f), breeds: engine.catalog.breeds, species: engine.catalog.species)
+        let parsed = try RecordFilter.parse(v, kind: kind, today: try today(f), breeds: engine.catalog.breeds, species: engine.catalog.species)
+        if kind == "dog", let given = v["breed"] {
+            let names = given.array ?? [given]
+            for (i, n) in names.enumerated() {
+                guard let s = n.string, let b = engine.catalog.breeds.breed(named: s), TextFolding.fold(s) != TextFolding.fold(b.name) else { continue }
+                resolved.breeds.append((given.array == nil ? "filter.breed" : "filter.breed[\(i)]", s, b.name))
+            }
+        }
+        return parsed
     }
 
     private func searchQuery(_ f: RequestFields, _ places: inout ResolvedPlaces) throws(ScoutError) -> SearchQuery {
@@ -362,7 +380,7 @@ public final class Worker: Sendable {
         }
         return SearchQuery(kind: kind, area: area, limit: try f.integer("limit", default: SearchQuery.defaultLimit),
                            from: f.has("from") ? try location(f, "from", &places) : nil, sort: sort,
-                           filter: try filter(f, kind: kind), text: try f.optionalString("text"), after: after)
+                           filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"), after: after)
     }
 
     private func writeResult(_ r: SearchResult, _ places: ResolvedPlaces, today: LocalDate, fields: FieldSelection, _ w: inout JSONWriter) throws(ScoutError) {
@@ -379,10 +397,13 @@ public final class Worker: Sendable {
     /// `"resolved"`: the place names read, keyed by the request field they were given in
     /// ("near", "from"); nothing when there were none.
     func writeResolved(_ places: ResolvedPlaces, _ w: inout JSONWriter) {
-        guard !places.list.isEmpty else { return }
+        guard !places.list.isEmpty || !places.breeds.isEmpty else { return }
         w.key("resolved"); w.objectStart()
         for (field, resolution) in places.list {
             w.key(field); writePlace(resolution.place, alternatives: resolution.alternatives, &w)
+        }
+        for b in places.breeds {
+            w.key(b.field); w.objectStart(); w.key("given"); w.string(b.given); w.key("breed"); w.string(b.breed); w.objectEnd()
         }
         w.objectEnd()
     }
@@ -437,9 +458,11 @@ public final class Worker: Sendable {
         w.objectEnd()
     }
 
-    func writeBreed(_ b: Breed, _ w: inout JSONWriter) {
+    /// A breed's profile; `given` is the other name it was asked by ("Lab"), if any.
+    func writeBreed(_ b: Breed, given: String? = nil, _ w: inout JSONWriter) {
         w.objectStart()
         w.key("name"); w.string(b.name)
+        if let given { w.key("resolved"); w.objectStart(); w.key("given"); w.string(given); w.key("breed"); w.string(b.name); w.objectEnd() }
         if let r = b.popularityRank { w.key("popularity_rank"); w.int(r) }
         w.key("traits"); w.objectStart()
         for t in Breed.Trait.allCases { w.key(t.rawValue); w.int(b[t]) }

@@ -21,7 +21,7 @@ import Testing
         Repository.ensureSampleDogs()
         let all = try! RecordFile.read(path: "\(Repository.data)/sample/dogs.jsonl", defaultKind: nil)
         let wroclaw = GeoPoint(lat: 51.1079, lon: 17.0385)
-        return all.filter { Geodesic.distance($0.point, wroclaw) < 25_000 }
+        return all.filter { Geodesic.distance($0.point!, wroclaw) < 25_000 }
     }()
 
     /// The same dogs, each moved to another random point of its own geohash-6 cell.
@@ -29,7 +29,7 @@ import Testing
         var rng = SplitMix64(seed: seed)
         return dogs.map { d in
             var r = d
-            let box = try! Geohash(d.point, precision: LocationPrivacy.cellPrecision).box
+            let box = try! Geohash(d.point!, precision: LocationPrivacy.cellPrecision).box
             r.point = GeoPoint(lat: Double.random(in: box.south..<box.north, using: &rng),
                                lon: Double.random(in: box.west..<box.east, using: &rng))
             return r
@@ -44,7 +44,7 @@ import Testing
 
     /// Everything a caller sees of a result, as text (ids, order, points, distances, total, cursor).
     static func seen(_ r: SearchResult) -> String {
-        r.hits.map { "\($0.id)@\($0.point.lat),\($0.point.lon):\($0.distance.map { String($0) } ?? "-")" }.joined(separator: " ")
+        r.hits.map { "\($0.id)@\($0.point!.lat),\($0.point!.lon):\($0.distance.map { String($0) } ?? "-")" }.joined(separator: " ")
             + " total=\(r.total) next=\(r.nextAfter ?? "-")"
     }
 
@@ -59,8 +59,8 @@ import Testing
         for target in targets {
             // Three centres around the home, radii in 1 m steps across the home's distance.
             for bearing in [0.0, 120.0, 240.0] {
-                let c = Geodesic.destination(from: target.point, azimuth: bearing, meters: 1500)
-                let d = Geodesic.distance(c, target.point)
+                let c = Geodesic.destination(from: target.point!, azimuth: bearing, meters: 1500)
+                let d = Geodesic.distance(c, target.point!)
                 for r in stride(from: (d - 150).rounded(), through: d + 150, by: 1) {
                     let q = SearchQuery(kind: "dog", area: .radius(center: c, meters: r), limit: 100_000, sort: .id)
                     compare(seen(try a.search(q)), seen(try b.search(q)))
@@ -83,7 +83,7 @@ import Testing
                         rb.hits.map { "\($0.hit.id):\($0.breakdown.score)" }.joined(separator: " "))
             }
             // Boxes, polygons and corridors whose edges sweep across the home in ~1 m steps.
-            let p = target.point
+            let p = target.point!
             let step = 1.0 / 111_320
             for k in stride(from: -300, through: 300, by: 7) {
                 let edge = p.lon + Double(k) * step / cos(p.lat * .pi / 180)
@@ -123,9 +123,9 @@ import Testing
         var rng = SplitMix64(seed: 8)
         var farthestFromHome = 0.0
         for target in Self.dogs.shuffled(using: &rng).prefix(20) {
-            let cell = try Geohash(target.point, precision: LocationPrivacy.cellPrecision).center
+            let cell = try Geohash(target.point!, precision: LocationPrivacy.cellPrecision).center
             for bearing in [30.0, 150.0, 270.0] {
-                let c = Geodesic.destination(from: target.point, azimuth: bearing, meters: 2000)
+                let c = Geodesic.destination(from: target.point!, azimuth: bearing, meters: 2000)
                 var lo = 0.0, hi = 5000.0
                 for _ in 0..<40 {
                     let mid = (lo + hi) / 2
@@ -133,7 +133,7 @@ import Testing
                     if r.hits.contains(where: { $0.id == target.id }) { hi = mid } else { lo = mid }
                 }
                 #expect(abs(hi - Geodesic.distance(c, cell)) < 0.01, "the probe measures the cell centre")
-                farthestFromHome = max(farthestFromHome, abs(hi - Geodesic.distance(c, target.point)))
+                farthestFromHome = max(farthestFromHome, abs(hi - Geodesic.distance(c, target.point!)))
             }
         }
         #expect(farthestFromHome > 50, "homes are not where the probes point")
@@ -142,8 +142,8 @@ import Testing
     @Test func exactModeKeepsExactLocations() throws {
         let e = Self.engine(Array(Self.dogs.prefix(50)), privacy: .exact)
         for d in Self.dogs.prefix(50) {
-            let r = try e.search(SearchQuery(kind: "dog", area: .radius(center: d.point, meters: 0.5), limit: 100))
-            #expect(r.hits.contains { $0.id == d.id && $0.point == d.point && $0.distance == 0 && !$0.isApproximate })
+            let r = try e.search(SearchQuery(kind: "dog", area: .radius(center: d.point!, meters: 0.5), limit: 100))
+            #expect(r.hits.contains { $0.id == d.id && $0.point == d.point! && $0.distance == 0 && !$0.isApproximate })
         }
     }
 }

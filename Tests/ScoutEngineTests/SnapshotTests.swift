@@ -31,7 +31,7 @@ import Testing
         var w = JSONWriter()
         w.value(.object(h.fields))
         let fields = String(decoding: w.bytes, as: UTF8.self)
-        return "\(h.id)|\(h.kind)|\(h.point.lat),\(h.point.lon)|\(h.distance.map { "\($0)" } ?? "-")|\(h.isApproximate)|"
+        return "\(h.id)|\(h.kind)|\(h.point?.lat ?? .nan),\(h.point?.lon ?? .nan)|\(h.distance.map { "\($0)" } ?? "-")|\(h.isApproximate)|"
             + "\(h.rating.map { "\($0)" } ?? "-")|\(h.relevance.map { "\($0)" } ?? "-")|\(fields)"
     }
 
