@@ -32,7 +32,10 @@ public struct RecordFilter: Sendable {
     private let tests: [@Sendable (CatalogRecord) -> Bool]
 
     /// A filter that keeps everything.
-    public static let all = RecordFilter(tests: [])
+    public static let all = RecordFilter(conditions: [])
+
+    /// A filter of compiled conditions (the typed builders in `FilterBuilders.swift`).
+    init(conditions: [@Sendable (CatalogRecord) -> Bool]) { tests = conditions }
 
     /// True when the record passes every condition.
     public func matches(_ record: CatalogRecord) -> Bool { tests.allSatisfy { $0(record) } }
@@ -41,7 +44,7 @@ public struct RecordFilter: Sendable {
     public var isEmpty: Bool { tests.isEmpty }
 
     /// This filter with one more condition (the recommender's hard filters).
-    public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter { RecordFilter(tests: tests + [test]) }
+    public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter { RecordFilter(conditions: tests + [test]) }
 
     /// The fields a dog filter takes.
     public static let dogFields = ["breed", "size", "sex", "age_years", "weight_kg", "available", "owner_id", "owner_experience",
@@ -99,7 +102,7 @@ public struct RecordFilter: Sendable {
             }
             tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, species: species, path: at(key)))
         }
-        return RecordFilter(tests: tests)
+        return RecordFilter(conditions: tests)
     }
 
     private static func condition(kind: String, key: String, _ v: JSONValue, today: LocalDate, breeds: BreedTable?, species: SpeciesNames,
