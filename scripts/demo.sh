@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample: set up, build (release), load the sample catalogue
-# into `scout serve` and answer example requests from scripts/demo-requests.jsonl.
+# into `scout serve` and answer example requests from scripts/demo-requests.jsonl: one call
+# per screen of the five apps (ids 19-34 name the screen in their id).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -12,4 +13,8 @@ bin="$(swift build -c release --show-bin-path)/scout"
   --load data/sample/dogs.jsonl \
   --load data/sample/gyms.jsonl \
   --load data/sample/shelters.jsonl \
+  --load data/sample/animals.jsonl \
+  --load data/sample/articles.jsonl \
+  --load data/sample/programs.jsonl \
+  --load data/sample/lovers.jsonl \
   < scripts/demo-requests.jsonl

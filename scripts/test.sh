@@ -7,6 +7,7 @@ bash scripts/setup.sh
 python3 scripts/build_data.py --sample-dogs --if-missing
 python3 scripts/build_data.py --time-zones --if-missing
 python3 scripts/check_activities.py
+python3 scripts/check_content.py
 swift build --build-tests 2>&1 | tail -n 3
 if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout" > .build/spark-test.log 2>&1; then
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
