@@ -1,7 +1,10 @@
 // swift-tools-version: 6.1
 // Scout: an in-memory geospatial search and recommendation engine.
 //
-// The target graph is the architecture (see docs/architecture.md):
+// The target graph is the architecture (see docs/architecture.md, whose module table a test
+// holds against this file: ScoutArchitectureTests). Each target of Sources/ declares exactly
+// the package modules its sources import, no more and no fewer (the same test checks it;
+// test targets are not held to this yet).
 //   CGEOS, CPROJ          system C libraries (GEOS reentrant API, PROJ + geodesic.h)
 //   ScoutCore             shared vocabulary: GeoPoint, GeoBox, ScoutError
 //   ScoutGeodesy          points, WGS84 distances and their cheap bounds, geohash
@@ -15,13 +18,20 @@
 //   ScoutSchedule         reminders: next firing times across DST and short months, quiet hours, calendar
 //   ScoutRecommend        activity catalogue, care goals, hard context rules, enjoyment, scoring with reasons
 //   ScoutEngine           the library facade: kinds, records, loading, search
+//   Scout                 the umbrella a service imports: re-exports Core, Time, Catalog, Schedule,
+//                         Recommend and Engine
 //   ScoutWorker           the `scout serve` JSON Lines protocol
 //   scout                 the command-line executable
+//
+// Products: a service depends on `Scout`. The per-module library products stay for the
+// Benchmarks/ and Fuzz/ packages, which reach lower layers (ScoutIndex, ScoutGeometry,
+// ScoutJSON, ScoutWorker) directly.
 import PackageDescription
 
 let package = Package(
     name: "Scout",
     products: [
+        .library(name: "Scout", targets: ["Scout"]),
         .library(name: "ScoutEngine", targets: ["ScoutEngine"]),
         .library(name: "ScoutIndex", targets: ["ScoutIndex"]),
         .library(name: "ScoutGeometry", targets: ["ScoutGeometry"]),
@@ -57,14 +67,16 @@ let package = Package(
         .target(name: "ScoutText"),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
         .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutText", "ScoutTime"]),
-        .target(name: "ScoutSolar", dependencies: ["ScoutCore", "ScoutTime"]),
+        .target(name: "ScoutSolar", dependencies: ["ScoutTime"]),
         .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime", "ScoutJSON"]),
         .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutTime", "ScoutSolar",
                                                        "ScoutSchedule", "ScoutCatalog"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
                                                     "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
+        .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
+                                              "ScoutEngine"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
-                                                    "ScoutRecommend", "ScoutGeometry"]),
+                                                    "ScoutRecommend", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry",
                                                    "ScoutCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
@@ -102,5 +114,6 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
             "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),
+        .testTarget(name: "ScoutArchitectureTests", dependencies: ["Scout", "ScoutTestSupport"]),
     ]
 )

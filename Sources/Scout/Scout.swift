@@ -1,0 +1,40 @@
+// Scout: the one module a service imports.
+//
+// It re-exports the modules whose types a backend service names when it uses Scout as a
+// library, in layer order:
+//
+// - `ScoutCore`: `GeoPoint`, `GeoBox`, `ScoutError` (stable codes and paths).
+// - `ScoutTime`: `Instant`, `LocalDate`, `LocalDateTime`, `Zone`, `OpeningHours`.
+// - `ScoutCatalog`: typed records (`Dog`, `Gym`, `Shelter`, `Animal`), `Catalog`,
+//   `BreedTable`, `Gazetteer`, `RecordFilter`, `Rating`, `LocationPrivacy`.
+// - `ScoutSchedule`: reminders (`Reminder`, `WakingHours`, `Schedule.compute`).
+// - `ScoutRecommend`: the activity recommender (`Recommender`, `PetNeeds`, `ScoreBreakdown`).
+// - `ScoutEngine`: the facade `Engine` (kinds, records, searches, place ranking, snapshots).
+//
+// Deliberately not re-exported:
+// - `ScoutWorker` and `ScoutJSON`: the JSON Lines protocol is the edge for other processes
+//   (`scout serve`, `scout rank`); a Swift service talks to `Engine` with typed values.
+//   (`PointRecord.fields` and `Engine.patch` still carry `JSONValue` today; a service that
+//   writes free-form fields imports `ScoutJSON` as well until records are typed end to end.)
+// - `ScoutIndex`, `ScoutGeometry`, `ScoutGeodesy`, `ScoutText`, `ScoutSolar`: layers the engine
+//   and the recommender wrap. Their products remain for callers that want one layer alone
+//   (the Benchmarks/ and Fuzz/ packages use them).
+
+/// Scout's library surface: `import Scout` brings the engine, the catalogue's typed records
+/// and filters, the recommender, reminders, time and the shared vocabulary.
+///
+///     import Scout
+///
+///     let engine = Engine(catalog: try Catalog.load(dataDirectory: "data"))
+///     try engine.load(path: "data/sample/gyms.jsonl")
+///     let dublin = try engine.catalog.places.resolve("Dublin", country: "IE").place.point
+///     let result = try engine.nearest(NearestQuery(kind: "gym", from: dublin, k: 3))
+///     for hit in result.hits { print(hit.id, hit.distance!) }   // metres, WGS84 geodesic
+///
+/// Which product to depend on, and what each module does: `docs/architecture.md`.
+@_exported import ScoutCore
+@_exported import ScoutTime
+@_exported import ScoutCatalog
+@_exported import ScoutSchedule
+@_exported import ScoutRecommend
+@_exported import ScoutEngine
