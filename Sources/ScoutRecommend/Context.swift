@@ -103,6 +103,10 @@ public struct LogEntry: Sendable, Equatable {
         self.init(type: .activity(activity), start: start, minutes: minutes)
     }
 
+    /// The type's word as the log writes it (`activity` is the protocol's older name of
+    /// `type`): the activity's id, or the care type (`feeding`).
+    public var activity: String { type.word }
+
     /// The category the entry counts toward this week, with the activity's position in the
     /// catalogue: an activity's own category; a care type's from
     /// ``RecommenderWeights/careLogCategories`` (a walk's minutes are exercise); `nil` for an

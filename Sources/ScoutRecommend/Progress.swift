@@ -93,6 +93,7 @@ extension Recommender {
             judgedDays = dayCount
         }
         let weekJudged = now.map { $0.seconds >= start.seconds } ?? true
+        let dayOfEntry = inWeek.map { Int(day($0.start.seconds) - firstDay) }
         let longCoat = pet.species == .dog && pet.breed.map { !$0.isMixed && $0.coatLength == "Long" } == true
 
         var goals: [CareGoalProgress] = []
@@ -102,9 +103,8 @@ extension Recommender {
             let counted = Set(rule.counts)
             var perDay = [Int](repeating: 0, count: dayCount)
             var total = 0
-            for e in inWeek where counted.contains(e.type) {
+            for (e, k) in zip(inWeek, dayOfEntry) where counted.contains(e.type) {
                 total += 1
-                let k = Int(day(e.start.seconds) - firstDay)
                 if k >= 0 && k < dayCount { perDay[k] += 1 }
             }
             switch rule.period {
