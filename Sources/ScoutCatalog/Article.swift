@@ -25,27 +25,27 @@ public final class Article: Sendable {
     }
 
     /// Reads an article's fields.
-    public static func read(_ fields: [(String, JSONValue)], path: String) throws(ScoutError) -> Article {
+    public static func read(_ fields: [(String, JSONValue)], species names: SpeciesNames = .empty, path: String) throws(ScoutError) -> Article {
         let f = FieldReader(fields, path: path)
         let votes = try f.object("votes")
         let voted = try Reviews.votes(f)
         return Article(
             title: try f.string("title", maxBytes: 256), situation: try f.string("situation", maxBytes: 256),
             summary: try f.optionalString("summary", maxBytes: 4096) ?? "", body: try f.string("body", maxBytes: 65_536),
-            species: try words(f, "species", maxCount: 32, required: true), urgency: try f.oneOf("urgency", urgencies),
+            species: try words(f, "species", maxCount: 32, required: true, names: names), urgency: try f.oneOf("urgency", urgencies),
             keywords: try strings(f, "keywords", maxCount: 64, maxBytes: 128),
             upVotes: (try votes?.integer("up", in: 0...1_000_000_000, default: 0) ?? 0) + voted.up,
             downVotes: (try votes?.integer("down", in: 0...1_000_000_000, default: 0) ?? 0) + voted.down)
     }
 
-    /// A list of species words at `key` (at least one when `required`).
-    static func words(_ f: FieldReader, _ key: String, maxCount: Int, required: Bool) throws(ScoutError) -> [String] {
+    /// A list of species at `key` (at least one when `required`), names in either language made species words.
+    static func words(_ f: FieldReader, _ key: String, maxCount: Int, required: Bool, names: SpeciesNames) throws(ScoutError) -> [String] {
         let list = try f.array(key, maxCount: maxCount)
         if required && list.isEmpty { throw ScoutError(.invalidRequest, "\(key) must list at least one species", path: f.at(key)) }
         var out: [String] = []
         for (i, v) in list.enumerated() {
             guard let s = v.string else { throw ScoutError(.invalidRequest, "\(key) holds species words", path: f.at("\(key)[\(i)]")) }
-            out.append(try SpeciesNames.word(s, path: f.at("\(key)[\(i)]")))
+            out.append(try names.species(s, path: f.at("\(key)[\(i)]")))
         }
         return out
     }
@@ -150,7 +150,7 @@ public final class Lover: Sendable {
     public var hasDog: Bool { otherPets.contains("dog") }
 
     /// Reads a profile's fields.
-    public static func read(_ fields: [(String, JSONValue)], path: String) throws(ScoutError) -> Lover {
+    public static func read(_ fields: [(String, JSONValue)], species names: SpeciesNames = .empty, path: String) throws(ScoutError) -> Lover {
         let f = FieldReader(fields, path: path)
         let reviews = try f.object("reviews")
         let entries = try Reviews.entries(f, criteria: Reviews.criteria(kind: "lover"))
@@ -159,7 +159,7 @@ public final class Lover: Sendable {
             name: try f.string("name", maxBytes: 256), about: try f.optionalString("about", maxBytes: 4096) ?? "",
             town: try f.optionalString("town", maxBytes: 256) ?? "", country: try f.optionalString("country", maxBytes: 2) ?? "",
             experience: try f.integer("experience", in: 1...5), activityLevel: try f.integer("activity_level", in: 1...5, default: 3),
-            otherPets: try Article.words(f, "other_pets", maxCount: 32, required: false), vetted: try f.bool("vetted", default: false),
+            otherPets: try Article.words(f, "other_pets", maxCount: 32, required: false, names: names), vetted: try f.bool("vetted", default: false),
             reliability: try aggregate("reliability"), care: try aggregate("care"))
     }
 }
@@ -180,9 +180,9 @@ public final class ShelterAnimal: Sendable {
     }
 
     /// Reads an animal record's fields.
-    public static func read(_ fields: [(String, JSONValue)], path: String) throws(ScoutError) -> ShelterAnimal {
+    public static func read(_ fields: [(String, JSONValue)], species names: SpeciesNames = .empty, path: String) throws(ScoutError) -> ShelterAnimal {
         let f = FieldReader(fields, path: path)
-        return ShelterAnimal(shelterID: try f.string("shelter_id", maxBytes: 256), animal: try Animal.read(f, id: ""),
+        return ShelterAnimal(shelterID: try f.string("shelter_id", maxBytes: 256), animal: try Animal.read(f, id: "", species: names),
                              town: try f.optionalString("town", maxBytes: 256) ?? "")
     }
 }

@@ -96,11 +96,11 @@ public final class Catalog: Sendable {
         switch kind {
         case "dog": .dog(try Dog.read(fields, breeds: breeds, path: path))
         case "gym": .gym(try Gym.read(fields, zones: zones, path: path))
-        case "shelter": .shelter(try Shelter.read(fields, path: path))
-        case "animal": .animal(try ShelterAnimal.read(fields, path: path))
-        case "article": .article(try Article.read(fields, path: path))
+        case "shelter": .shelter(try Shelter.read(fields, species: species, path: path))
+        case "animal": .animal(try ShelterAnimal.read(fields, species: species, path: path))
+        case "article": .article(try Article.read(fields, species: species, path: path))
         case "program": .program(try Program.read(fields, path: path))
-        case "lover": .lover(try Lover.read(fields, path: path))
+        case "lover": .lover(try Lover.read(fields, species: species, path: path))
         default: .other
         }
     }

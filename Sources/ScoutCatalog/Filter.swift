@@ -30,12 +30,18 @@ public enum CatalogRecord: Sendable {
 /// unknown field is an error naming it. Filters run inside the spatial traversal.
 public struct RecordFilter: Sendable {
     private let tests: [@Sendable (CatalogRecord) -> Bool]
+    /// Categorical conditions the filter implies, for query planning: a record that
+    /// matches the filter has one of each key's values (folded). Empty when none is known.
+    public private(set) var keys: [FilterKey] = []
 
     /// A filter that keeps everything.
     public static let all = RecordFilter(conditions: [])
 
     /// A filter of compiled conditions (the typed builders in `FilterBuilders.swift`).
-    init(conditions: [@Sendable (CatalogRecord) -> Bool]) { tests = conditions }
+    init(conditions: [@Sendable (CatalogRecord) -> Bool], keys: [FilterKey] = []) {
+        tests = conditions
+        self.keys = keys
+    }
 
     /// True when the record passes every condition.
     public func matches(_ record: CatalogRecord) -> Bool { tests.allSatisfy { $0(record) } }
@@ -44,7 +50,9 @@ public struct RecordFilter: Sendable {
     public var isEmpty: Bool { tests.isEmpty }
 
     /// This filter with one more condition (the recommender's hard filters).
-    public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter { RecordFilter(conditions: tests + [test]) }
+    public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter {
+        RecordFilter(conditions: tests + [test], keys: keys)
+    }
 
     /// The fields a dog filter takes.
     public static let dogFields = ["breed", "size", "sex", "age_years", "weight_kg", "available", "owner_id", "owner_experience",
@@ -102,7 +110,27 @@ public struct RecordFilter: Sendable {
             }
             tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, species: species, path: at(key)))
         }
-        return RecordFilter(conditions: tests)
+        return RecordFilter(conditions: tests, keys: try planningKeys(kind: kind, members, breeds: breeds, species: species, path: path))
+    }
+
+    /// The categorical keys of a parsed filter (its values already validated).
+    private static func planningKeys(kind: String, _ members: [(String, JSONValue)], breeds: BreedTable?, species: SpeciesNames,
+                                     path: String) throws(ScoutError) -> [FilterKey] {
+        var keys: [FilterKey] = []
+        for (key, v) in members {
+            switch (kind, key) {
+            case ("dog", "breed"):
+                let given = try StringMatch(v, path: path).given
+                let names = (breeds?.breeds.isEmpty == false)
+                    ? given.map { breeds!.breed(named: $0)?.name ?? ($0.lowercased() == "mixed" ? breeds!.mixed.name : $0) } : given
+                keys.append(.dogBreed(Set(names.map(TextFolding.fold))))
+            case ("dog", "owner_id"): keys.append(.dogOwner(Set(try StringMatch(v, path: path).given)))
+            case ("animal", "shelter_id"): keys.append(.animalShelter(Set(try StringMatch(v, path: path).given)))
+            case ("animal", "species"): keys.append(.animalSpecies(try SpeciesMatch(v, path: path, names: species).values))
+            default: break
+            }
+        }
+        return keys
     }
 
     private static func condition(kind: String, key: String, _ v: JSONValue, today: LocalDate, breeds: BreedTable?, species: SpeciesNames,
@@ -226,6 +254,49 @@ public struct RecordFilter: Sendable {
             return { if case .shelter(let s) = $0 { s.animals.contains(where: m.matches) } else { false } }
         default:
             throw ScoutError(.invalidRequest, "unknown filter field", path: path)
+        }
+    }
+}
+
+/// A categorical condition a filter implies, by which a query planner can find the
+/// matching records from posting lists instead of testing every record.
+public enum FilterKey: Sendable, Hashable {
+    /// A dog's breed profile or given breed name, folded, is one of these.
+    case dogBreed(Set<String>)
+    /// A dog's owner id is one of these.
+    case dogOwner(Set<String>)
+    /// An animal record's shelter id is one of these.
+    case animalShelter(Set<String>)
+    /// An animal record's species is one of these.
+    case animalSpecies(Set<String>)
+
+    /// The key's field name (`breed`, `owner_id`, `shelter_id`, `species`).
+    public var field: String {
+        switch self {
+        case .dogBreed: "breed"
+        case .dogOwner: "owner_id"
+        case .animalShelter: "shelter_id"
+        case .animalSpecies: "species"
+        }
+    }
+
+    /// The values a matching record has one of.
+    public var values: Set<String> {
+        switch self {
+        case .dogBreed(let v), .dogOwner(let v), .animalShelter(let v), .animalSpecies(let v): v
+        }
+    }
+
+    /// The values of this key's field a record has (empty for records the key is not about).
+    public static func values(of record: CatalogRecord, field: String) -> [String] {
+        switch (record, field) {
+        case (.dog(let d), "breed"):
+            let a = TextFolding.fold(d.breed.name), b = TextFolding.fold(d.breedName)
+            return a == b ? [a] : [a, b]
+        case (.dog(let d), "owner_id"): return [d.ownerID]
+        case (.animal(let a), "shelter_id"): return [a.shelterID]
+        case (.animal(let a), "species"): return [a.animal.species]
+        default: return []
         }
     }
 }

@@ -162,15 +162,15 @@ public struct Animal: Sendable {
     /// The values of ``sex``.
     public static let sexes = ["male", "female", "unknown"]
 
-    static func read(_ v: JSONValue, path: String) throws(ScoutError) -> Animal {
+    static func read(_ v: JSONValue, species names: SpeciesNames, path: String) throws(ScoutError) -> Animal {
         let f = try FieldReader(v, path: path)
-        return try read(f, id: try f.string("id", maxBytes: 256))
+        return try read(f, id: try f.string("id", maxBytes: 256), species: names)
     }
 
     /// Reads the animal's own fields (species, name, sex, age, size, marks, description,
     /// adoptable) from a shelter's list entry or an `animal` record.
-    static func read(_ f: FieldReader, id: String) throws(ScoutError) -> Animal {
-        let species = try SpeciesNames.word(f, "species")
+    static func read(_ f: FieldReader, id: String, species names: SpeciesNames) throws(ScoutError) -> Animal {
+        let species = try names.read(f, "species")
         return Animal(species: species, id: id, name: try f.string("name", maxBytes: 256),
                       marks: try f.optionalString("marks", maxBytes: 1024) ?? "",
                       description: try f.optionalString("description") ?? "",
@@ -196,7 +196,7 @@ public final class Shelter: Sendable {
     }
 
     /// Reads a shelter with its animals. Address and contact are required objects.
-    public static func read(_ fields: [(String, JSONValue)], path: String) throws(ScoutError) -> Shelter {
+    public static func read(_ fields: [(String, JSONValue)], species: SpeciesNames = .empty, path: String) throws(ScoutError) -> Shelter {
         let f = FieldReader(fields, path: path)
         guard let address = try f.object("address") else { throw ScoutError(.invalidRequest, "address is required", path: f.at("address")) }
         for key in ["street", "number", "postal_code"] { _ = try address.optionalString(key, maxBytes: 256) }
@@ -213,7 +213,7 @@ public final class Shelter: Sendable {
         }
         var animals: [Animal] = []
         for (i, a) in try f.array("animals", maxCount: maximumAnimals).enumerated() {
-            animals.append(try Animal.read(a, path: f.at("animals[\(i)]")))
+            animals.append(try Animal.read(a, species: species, path: f.at("animals[\(i)]")))
         }
         return Shelter(name: try f.string("name", maxBytes: 256), type: try f.oneOf("type", types),
                        description: try f.optionalString("description", maxBytes: 16_384) ?? "",

@@ -35,8 +35,7 @@ extension Engine {
             throw ScoutError(.invalidRequest, "from needs an area; a listing has no distances", path: "from")
         }
         let set = try loadedSet(kind: q.kind)
-        let snap = set.snapshot()
-        let placeless = placelessSet(kind: q.kind)?.snapshot()
+        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
 
         /// A match with its sort keys.
@@ -103,15 +102,17 @@ extension Engine {
             throw ScoutError(.limitExceeded, "ids may hold at most \(Engine.maximumGetIds) ids", path: "ids")
         }
         let set = try loadedSet(kind: kind)
-        let placeless = placelessSet(kind: kind)
-        return ids.map { id in
-            if let e = set.entry(id: id) {
-                return hit(id: id, kind: kind, point: e.point, payload: Engine.payload(e), distance: nil, relevance: nil)
+        return try consistentRead { () throws(ScoutError) in
+            let placeless = placelessSet(kind: kind)?.snapshot()
+            return ids.map { id in
+                if let e = set.entry(id: id) {
+                    return hit(id: id, kind: kind, point: e.point, payload: Engine.payload(e), distance: nil, relevance: nil)
+                }
+                if let p = placeless?.byID[id] {
+                    return hit(id: id, kind: kind, point: nil, payload: p, distance: nil, relevance: nil)
+                }
+                return nil
             }
-            if let snap = placeless?.snapshot(), let p = snap.byID[id] {
-                return hit(id: id, kind: kind, point: nil, payload: p, distance: nil, relevance: nil)
-            }
-            return nil
         }
     }
 

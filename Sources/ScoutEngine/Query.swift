@@ -59,6 +59,8 @@ public struct SearchQuery: Sendable {
     public var text: String?
     /// The id of the last hit of the previous page: results continue after it in the same order.
     public var after: String?
+    /// Which plan a filtered radius search may use (every plan gives the same answer).
+    public var plan: PlanChoice = .automatic
 
     /// Default number of results.
     public static let defaultLimit = 100
@@ -99,6 +101,8 @@ public struct NearestQuery: Sendable {
     public var filter: RecordFilter
     /// Free text the records must match; `nil` for none.
     public var text: String?
+    /// Which plan the search may use (every plan gives the same answer).
+    public var plan: PlanChoice = .automatic
 
     /// Creates a query.
     public init(kind: String, from: GeoPoint, k: Int, maxDistance: Double? = nil, filter: RecordFilter = .all, text: String? = nil) {
@@ -143,4 +147,6 @@ public struct SearchResult: Sendable {
     public let hits: [SearchHit]
     /// The id to pass as `after` for the next page; `nil` on the last page.
     public let nextAfter: String?
+    /// How a spatial query found its matches (`nil` for listings).
+    public var plan: PlanReport? = nil
 }

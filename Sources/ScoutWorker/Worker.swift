@@ -72,7 +72,7 @@ public final class Worker: Sendable {
     }
 
     private static let searchFields = ["kind", "near", "radius_m", "bbox", "within", "crs", "along", "distance_m", "from",
-                                       "sort", "after", "limit", "filter", "text", "fields", "now"]
+                                       "sort", "after", "limit", "filter", "text", "fields", "now", "explain"]
 
     /// Every op the worker knows, in the order `docs/protocol.md` lists them.
     public static let operations: [Operation] = [
@@ -91,7 +91,7 @@ public final class Worker: Sendable {
             try worker.search(f, &w)
         },
     ] + catalogOperations + [
-        Operation(name: "nearest", isReadOnly: true, fields: ["kind", "from", "k", "max_distance_m", "filter", "text", "fields", "now"]) {
+        Operation(name: "nearest", isReadOnly: true, fields: ["kind", "from", "k", "max_distance_m", "filter", "text", "fields", "now", "explain"]) {
             worker, f, w throws(ScoutError) in try worker.nearest(f, &w)
         },
         Operation(name: "place", isReadOnly: true, fields: ["name", "country"]) { worker, f, w throws(ScoutError) in
@@ -113,7 +113,8 @@ public final class Worker: Sendable {
         },
         Operation(name: "schedule", isReadOnly: true,
                   fields: ["timezone", "now", "reminders", "count", "waking_hours", "avoid_quiet_hours", "busy", "avoid_busy"]) {
-            _, f, w throws(ScoutError) in Schedule.compute(try ScheduleRequest.read(f.object)).write(into: &w)
+            worker, f, w throws(ScoutError) in
+            Schedule.compute(try ScheduleRequest.read(f.object, types: worker.engine.recommender?.logTypes ?? .careTypes)).write(into: &w)
         },
         Operation(name: "recommend_dogs", isReadOnly: true,
                   fields: ["from", "radius_m", "lover", "experience", "has_dog", "activity_level", "met", "limit", "filter", "weights",
@@ -286,7 +287,8 @@ public final class Worker: Sendable {
     private func search(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         var places = ResolvedPlaces()
         let q = try searchQuery(f, &places)
-        try writeResult(try engine.search(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: q.kind), &w)
+        try writeResult(try engine.search(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: q.kind),
+                        explain: try f.bool("explain", default: false), &w)
     }
 
     private func nearest(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
@@ -295,7 +297,8 @@ public final class Worker: Sendable {
         let q = NearestQuery(kind: kind, from: try location(f, "from", &places),
                              k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
                              filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"))
-        try writeResult(try engine.nearest(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: kind), &w)
+        try writeResult(try engine.nearest(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: kind),
+                        explain: try f.bool("explain", default: false), &w)
     }
 
     /// Place names resolved while reading a request, by field.
@@ -383,9 +386,21 @@ public final class Worker: Sendable {
                            filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"), after: after)
     }
 
-    private func writeResult(_ r: SearchResult, _ places: ResolvedPlaces, today: LocalDate, fields: FieldSelection, _ w: inout JSONWriter) throws(ScoutError) {
+    private func writeResult(_ r: SearchResult, _ places: ResolvedPlaces, today: LocalDate, fields: FieldSelection, explain: Bool,
+                             _ w: inout JSONWriter) throws(ScoutError) {
         w.objectStart()
         w.key("total"); w.int(r.total)
+        if explain {
+            // How the matches were found: the plan and the counts behind the choice.
+            w.key("explain"); w.objectStart()
+            w.key("plan"); w.string(r.plan?.plan.rawValue ?? "listing")
+            if let p = r.plan {
+                w.key("records"); w.int(p.records)
+                if let key = p.key { w.key("key"); w.string(key) }
+                if let c = p.candidates { w.key("candidates"); w.int(c) }
+            }
+            w.objectEnd()
+        }
         if let next = r.nextAfter { w.key("next_after"); w.string(next) }
         writeResolved(places, &w)
         w.key("results"); w.arrayStart()

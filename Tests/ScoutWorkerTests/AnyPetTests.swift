@@ -181,17 +181,13 @@ import Testing
         #expect(lines[1]["error"]?["message"]?.string?.contains(#"did you mean "vet_visit""#) == true, "\(lines[1])")
     }
 
-    /// A reminder for a catalogue activity: `ScheduleRequest.read` takes the catalogue's
-    /// vocabulary, but the `schedule` op (in `Worker.swift`) does not pass it yet, so only the
-    /// care types are accepted through the worker. When the op passes
-    /// `recommender.logTypes`, this known issue stops occurring: remove `withKnownIssue`.
+    /// A reminder for a catalogue activity: the `schedule` op passes the catalogue's
+    /// vocabulary (`recommender.logTypes`), so activity ids are types too.
     @Test func scheduleAcceptsCatalogueActivities() throws {
         let lines = try Self.serve([
             #"{"op":"schedule","timezone":"Europe/Dublin","now":"2026-03-28T21:00:00Z","reminders":[{"type":"brisk_walk","start":"2026-03-01T08:00","frequency":"daily"}]}"#,
         ])
-        withKnownIssue("the schedule op does not pass the activity catalogue's vocabulary yet") {
-            #expect(lines[0]["result"]?["reminders"]?.array?.first?["type"]?.string == "brisk_walk", "\(lines[0])")
-        }
+        #expect(lines[0]["result"]?["reminders"]?.array?.first?["type"]?.string == "brisk_walk", "\(lines[0])")
     }
 }
 

@@ -98,7 +98,7 @@ import Testing
 
     static let badInputs: [(request: String, code: String, path: String)] = [
         (#"{"op":"recommend_activities","now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet"),
-        (#"{"op":"recommend_activities","pet":{"species":"dragon","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.species"),
+        (#"{"op":"recommend_activities","pet":{"species":"Dragon","birth_date":"2020-01-01"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.species"),
         (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-02-30"},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.birth_date"),
         (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01","weight_kg":-3},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.weight_kg"),
         (#"{"op":"recommend_activities","pet":{"species":"dog","birth_date":"2020-01-01","conditions":["flu"]},"now":"2026-06-10T14:05:00Z","location":{"lat":53,"lon":-9},"weather":{"temperature_c":10}}"#, "invalid_request", "pet.conditions[0]"),

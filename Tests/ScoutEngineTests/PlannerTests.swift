@@ -1,0 +1,129 @@
+import Foundation
+import ScoutCatalog
+import ScoutCore
+import ScoutEngine
+import ScoutGeodesy
+import ScoutJSON
+import ScoutTestSupport
+import Testing
+
+/// The query planner (issue 15): every plan — index walk, filter first, and the automatic
+/// choice — gives the brute-force answer, for filters from common to matching nothing.
+@Suite struct PlannerTests {
+    /// Breeds from common to rare, and ones no sample dog has (zero matches).
+    static let breeds = ["Mixed", "Labrador Retriever", "Border Collie", "Pug", "Chinook", "Affenpinscher", "Bulldog", "Poodle"]
+
+    static func filter(_ rng: inout SplitMix64) -> (RecordFilter, String) {
+        var members: [String] = []
+        let n = Int.random(in: 1...3, using: &rng)
+        let chosen = (0..<n).map { _ in breeds.randomElement(using: &rng)! }
+        members.append(#""breed": [\#(chosen.map { "\"\($0)\"" }.joined(separator: ","))]"#)
+        if Bool.random(using: &rng) { members.append(#""available": true"#) }
+        if Bool.random(using: &rng) { members.append(#""weight_kg": {"min": 5, "max": 25}"#) }
+        let text = "{" + members.joined(separator: ",") + "}"
+        let f = try! RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds,
+                                        species: Sample.catalog.species)
+        return (f, text)
+    }
+
+    /// The sample dogs with their typed records, read once.
+    static let typedDogs: [(Sample.Raw, CatalogRecord)] = Sample.raw["dog"]!.map { r in
+        let fields = r.json.members!.filter { !["id", "kind", "lat", "lon"].contains($0.0) }
+        return (r, try! Sample.catalog.record(kind: "dog", fields: fields, path: ""))
+    }
+
+    /// Every sample dog that passes the filter, with the exact millimetre distance from `origin`, nearest first then id.
+    static func oracle(_ filter: RecordFilter, from origin: GeoPoint, within radius: Double = .infinity) -> [(id: String, d: Double)] {
+        var out: [(id: String, d: Double)] = []
+        for (r, record) in typedDogs {
+            guard filter.matches(record) else { continue }
+            if radius.isFinite && Geodesic.distance(r.point, origin) > radius { continue }
+            out.append((r.id, DistanceBounds.millimetres(r.point, origin)))
+        }
+        return out.sorted { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
+    }
+
+    static func centre(_ rng: inout SplitMix64) -> GeoPoint {
+        // Around the sample's towns: near a random dog, up to ~30 km away.
+        let d = Sample.raw["dog"]!.randomElement(using: &rng)!.point
+        return GeoPoint(lat: d.lat + Double.random(in: -0.3...0.3, using: &rng), lon: d.lon + Double.random(in: -0.4...0.4, using: &rng))
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func nearestIsTheSameUnderEveryPlan(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<12 {
+            let (filter, text) = Self.filter(&rng)
+            let from = Self.centre(&rng)
+            let k = Int.random(in: 1...20, using: &rng)
+            let want = Array(Self.oracle(filter, from: from).prefix(k))
+            for choice in [PlanChoice.indexWalk, .filterFirst, .automatic] {
+                var q = NearestQuery(kind: "dog", from: from, k: k, filter: filter)
+                q.plan = choice
+                let got = try Sample.engine.nearest(q)
+                #expect(got.hits.map(\.id) == want.map(\.id), "\(choice) \(text) k=\(k)")
+                #expect(got.hits.map { $0.distance! } == want.map(\.d), "\(choice) \(text)")
+            }
+        }
+    }
+
+    @Test(arguments: [5, 6, 7])
+    func radiusSearchIsTheSameUnderEveryPlan(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<10 {
+            let (filter, text) = Self.filter(&rng)
+            let c = Self.centre(&rng)
+            let r = Double.random(in: 500...60_000, using: &rng)
+            let want = Self.oracle(filter, from: c, within: r)
+            for sort in [SortOrder.distance, .id] {
+                for choice in [PlanChoice.indexWalk, .filterFirst, .automatic] {
+                    var q = SearchQuery(kind: "dog", area: .radius(center: c, meters: r), limit: 100_000, sort: sort, filter: filter)
+                    q.plan = choice
+                    let got = try Sample.engine.search(q)
+                    #expect(got.total == want.count, "\(choice) \(sort) \(text) r=\(r)")
+                    let expected = sort == .id ? want.map(\.id).sorted() : want.map(\.id)
+                    #expect(got.hits.map(\.id) == expected, "\(choice) \(sort) \(text)")
+                }
+            }
+        }
+    }
+
+    @Test func aBreedNoDogHasIsAnsweredAtOnce() throws {
+        let f = try RecordFilter.parse(Sample.json(#"{"breed": ["Bulldog", "Poodle"]}"#), kind: "dog", today: Sample.today,
+                                       breeds: Sample.catalog.breeds)
+        let got = try Sample.engine.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 53.35, lon: -6.26), k: 5, filter: f))
+        #expect(got.hits.isEmpty)
+        #expect(got.plan?.plan == .empty && got.plan?.candidates == 0 && got.plan?.key == "breed")
+        let s = try Sample.engine.search(SearchQuery(kind: "dog", area: .box(GeoBox(west: -10, south: 50, east: 20, north: 58)), filter: f))
+        #expect(s.total == 0 && s.plan?.plan == .empty)
+    }
+
+    @Test func theChoiceFollowsTheCounts() throws {
+        let rare = try RecordFilter.parse(Sample.json(#"{"breed": "Chinook"}"#), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
+        let common = try RecordFilter.parse(Sample.json(#"{"breed": "Mixed"}"#), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
+        let none = try RecordFilter.parse(Sample.json(#"{"available": true}"#), kind: "dog", today: Sample.today)
+        let from = GeoPoint(lat: 51.5, lon: -0.12)
+        let chinooks = Sample.raw["dog"]!.filter { $0.json["breed"]?.string == "Chinook" }.count
+        let r1 = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: rare))
+        #expect(r1.plan?.plan == .filterFirst && r1.plan?.candidates == chinooks && r1.plan?.records == 50_000)
+        let r2 = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: common))
+        #expect(r2.plan?.plan == .indexWalk && r2.plan?.candidates == 9960)
+        let r3 = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: none))
+        #expect(r3.plan?.plan == .indexWalk && r3.plan?.key == nil)
+    }
+
+    @Test func postingListsFollowWrites() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dog = #"{"id":"d1","kind":"dog","lat":53.3,"lon":-6.2,"name":"A","breed":"Pug","birth_date":"2020-01-01","sex":"male","weight_kg":8,"owner_id":"o1","owner_experience":3}"#
+        try e.upsert([try PointRecord.from(json: Sample.json(dog), defaultKind: nil, path: "")])
+        let pug = try RecordFilter.parse(Sample.json(#"{"breed": "Pug"}"#), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
+        let q = NearestQuery(kind: "dog", from: GeoPoint(lat: 53.3, lon: -6.2), k: 5, filter: pug)
+        #expect(try e.nearest(q).hits.map(\.id) == ["d1"])
+        // Re-upserted as another breed: the posting lists are rebuilt for the new snapshot.
+        try e.patch(kind: "dog", record: "d1", set: [("breed", .string("Beagle"))])
+        #expect(try e.nearest(q).hits.isEmpty)
+        #expect(try e.nearest(q).plan?.plan == .empty)
+        try e.patch(kind: "dog", record: "d1", set: [("breed", .string("Pug"))])
+        #expect(try e.nearest(q).hits.map(\.id) == ["d1"])
+    }
+}
