@@ -185,8 +185,9 @@ public final class Engine: Sendable {
 
     // MARK: Snapshots
 
-    /// Writes every kind's live records, the reference files and the privacy mode to a
-    /// snapshot file (`docs/snapshot.md`), atomically: a temporary file renamed over `path`.
+    /// Writes every kind's live records (with a place and without), the reference files and
+    /// the privacy mode to a snapshot file (`docs/snapshot.md`), atomically: a temporary file
+    /// renamed over `path`.
     ///
     /// The reference files are read from `dataDirectory` (which must be the directory the
     /// engine's catalogue came from); without one, those of the snapshot the engine was
@@ -202,13 +203,20 @@ public final class Engine: Sendable {
         if let dataDirectory { reference = try SnapshotReferenceFiles.read(dataDirectory: dataDirectory) } else {
             reference = snapshotReference.withLock { $0 } ?? SnapshotReferenceFiles()
         }
-        let kinds = writeLock.withLock { _ in sets.withLock { $0 }.map { (name: $0.key, live: $0.value.exportLive()) } }
+        let kinds = writeLock.withLock { _ in
+            let located = sets.withLock { $0 }, placeless = placelessSets.withLock { $0 }
+            return Set(located.keys).union(placeless.keys).map { name in
+                SnapshotFile.Kind(name: name, live: located[name]?.exportLive() ?? LiveExport(ids: [], coords: [], payloads: []),
+                                  placeless: placeless[name]?.snapshot())
+            }
+        }
         try SnapshotFile.write(path: path, kinds: kinds, reference: reference, privacy: privacy)
     }
 
-    /// An engine restored from a snapshot file: its reference data, records and packed
-    /// trees, checked entirely (checksums, bounds, ids, tree order; typed records
-    /// re-validated) before the engine exists, so an error leaves nothing half-loaded.
+    /// An engine restored from a snapshot file: its reference data, records (with a place
+    /// and without) and packed trees, checked entirely (checksums, bounds, ids, tree order;
+    /// typed records re-validated) before the engine exists, so an error leaves nothing
+    /// half-loaded.
     /// `privacy` must be the mode the file was written in (a file of approximate dog
     /// locations never serves exact ones). Time zones are not in snapshots: pass the map.
     ///
@@ -220,6 +228,7 @@ public final class Engine: Sendable {
         let contents = try SnapshotFile.read(path: path, privacy: privacy)
         self.init(catalog: contents.catalog, privacy: privacy, recommender: contents.recommender, timeZones: timeZones)
         sets.withLock { $0 = contents.sets }
+        placelessSets.withLock { $0 = contents.placeless }
         snapshotReference.withLock { $0 = contents.reference }
     }
 

@@ -18,16 +18,35 @@ public struct SnapshotReferenceFiles: Sendable, Equatable {
     public var activities: [UInt8]?
     /// `weights.json`.
     public var weights: [UInt8]?
+    /// `breed_aliases.csv`: other names of the breeds ("Lab"); format version 2.
+    public var breedAliases: [UInt8]?
+    /// `species.tsv`: species names in English and Polish ("pies"); format version 2.
+    public var species: [UInt8]?
+    /// `synonyms.tsv`: the text index's synonym groups; format version 2.
+    public var synonyms: [UInt8]?
 
     /// No reference data.
-    public init(breeds: [UInt8]? = nil, places: [UInt8]? = nil, activities: [UInt8]? = nil, weights: [UInt8]? = nil) {
+    public init(breeds: [UInt8]? = nil, places: [UInt8]? = nil, activities: [UInt8]? = nil, weights: [UInt8]? = nil,
+                breedAliases: [UInt8]? = nil, species: [UInt8]? = nil, synonyms: [UInt8]? = nil) {
         self.breeds = breeds
         self.places = places
         self.activities = activities
         self.weights = weights
+        self.breedAliases = breedAliases
+        self.species = species
+        self.synonyms = synonyms
     }
 
-    /// The four files of a data directory (a missing file stays `nil`; `timezones.bin` is
+    /// The files by their name in a data directory, in section-type order; `nil` where absent.
+    var named: [(name: String, bytes: [UInt8]?)] {
+        [("breeds.csv", breeds), ("places.tsv", places), ("activities.json", activities), ("weights.json", weights),
+         ("breed_aliases.csv", breedAliases), ("species.tsv", species), ("synonyms.tsv", synonyms)]
+    }
+
+    /// True when there is no file at all.
+    var isEmpty: Bool { named.allSatisfy { $0.bytes == nil } }
+
+    /// The seven files of a data directory (a missing file stays `nil`; `timezones.bin` is
     /// never included).
     public static func read(dataDirectory dir: String) throws(ScoutError) -> SnapshotReferenceFiles {
         func file(_ name: String) throws(ScoutError) -> [UInt8]? {
@@ -36,19 +55,21 @@ public struct SnapshotReferenceFiles: Sendable, Equatable {
             return try SnapshotFile.readWholeFile(path, what: name)
         }
         return SnapshotReferenceFiles(breeds: try file("breeds.csv"), places: try file("places.tsv"),
-                                      activities: try file("activities.json"), weights: try file("weights.json"))
+                                      activities: try file("activities.json"), weights: try file("weights.json"),
+                                      breedAliases: try file("breed_aliases.csv"), species: try file("species.tsv"),
+                                      synonyms: try file("synonyms.tsv"))
     }
 }
 
-/// Scout's snapshot file, format version 1 (see `docs/snapshot.md`): a 64-byte header, a
-/// table of 32-byte section entries, then the sections back to back. All integers and
-/// floats are little-endian; every byte of the file is covered by an xxHash64 (header,
-/// table, each section).
+/// Scout's snapshot file, format version 2 (see `docs/snapshot.md`; version 1 files are
+/// still read): a 64-byte header, a table of 32-byte section entries, then the sections
+/// back to back. All integers and floats are little-endian; every byte of the file is
+/// covered by an xxHash64 (header, table, each section).
 enum SnapshotFile {
     /// `\x89 S C O U T \r \n`: not text, and mangled by any text-mode copy.
     static let magic: [UInt8] = [0x89, 0x53, 0x43, 0x4F, 0x55, 0x54, 0x0D, 0x0A]
     /// The format version this build writes and the newest it reads.
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     /// Written little-endian; read back as anything else, the file has another byte order.
     static let byteOrderMark: UInt32 = 0x0A0B_0C0D
     static let headerSize = 64
@@ -63,7 +84,9 @@ enum SnapshotFile {
     /// Section types.
     enum SectionType: UInt32, CaseIterable {
         case breeds = 1, places = 2, activities = 3, weights = 4
+        case breedAliases = 5, species = 6, synonyms = 7
         case kindName = 16, idOffsets = 17, idBytes = 18, coordinates = 19, fieldOffsets = 20, fieldBytes = 21
+        case placelessIdOffsets = 22, placelessIdBytes = 23, placelessFieldOffsets = 24, placelessFieldBytes = 25
 
         var name: String {
             switch self {
@@ -71,63 +94,102 @@ enum SnapshotFile {
             case .places: "places.tsv"
             case .activities: "activities.json"
             case .weights: "weights.json"
+            case .breedAliases: "breed_aliases.csv"
+            case .species: "species.tsv"
+            case .synonyms: "synonyms.tsv"
             case .kindName: "kind name"
             case .idOffsets: "id offsets"
             case .idBytes: "ids"
             case .coordinates: "coordinates"
             case .fieldOffsets: "field offsets"
             case .fieldBytes: "fields"
+            case .placelessIdOffsets: "id offsets without a place"
+            case .placelessIdBytes: "ids without a place"
+            case .placelessFieldOffsets: "field offsets without a place"
+            case .placelessFieldBytes: "fields without a place"
             }
         }
         var isFileWide: Bool { rawValue < 16 }
+        /// The format version that introduced the type (a file of an older version must not have it).
+        var since: UInt32 {
+            switch self {
+            case .breedAliases, .species, .synonyms, .placelessIdOffsets, .placelessIdBytes, .placelessFieldOffsets, .placelessFieldBytes: 2
+            default: 1
+            }
+        }
     }
+
+    /// What the writer takes of one kind: its live points and its records without a place.
+    struct Kind {
+        /// The kind's name.
+        let name: String
+        /// The live points in packed-tree order.
+        let live: LiveExport
+        /// The records without a place (`nil` or empty: none), ids in byte order.
+        let placeless: PlacelessSet.Snapshot?
+    }
+
+    /// One section as written: its type, group and bytes.
+    typealias SectionBytes = (type: SectionType, group: UInt32, bytes: [UInt8])
 
     // MARK: Writing
 
-    /// Writes the kinds' live points and the reference files to `path` atomically (a
-    /// temporary file beside it, fsynced, then renamed over it).
-    static func write(path: String, kinds: [(name: String, live: LiveExport)], reference: SnapshotReferenceFiles,
+    /// Writes the kinds' live points and records without a place and the reference files
+    /// to `path` atomically (a temporary file beside it, fsynced, then renamed over it).
+    static func write(path: String, kinds: [Kind], reference: SnapshotReferenceFiles,
                       privacy: LocationPrivacy) throws(ScoutError) {
-        var sections: [(type: SectionType, group: UInt32, bytes: [UInt8])] = []
-        for (type, bytes) in [(SectionType.breeds, reference.breeds), (.places, reference.places), (.activities, reference.activities),
-                              (.weights, reference.weights)] {
-            if let bytes { sections.append((type, noGroup, bytes)) }
+        var sections: [SectionBytes] = []
+        for (type, file) in zip([SectionType.breeds, .places, .activities, .weights, .breedAliases, .species, .synonyms], reference.named) {
+            if let bytes = file.bytes { sections.append((type, noGroup, bytes)) }
         }
         for (g, kind) in kinds.sorted(by: { $0.name < $1.name }).enumerated() {
             let group = UInt32(g)
             let live = kind.live
             sections.append((.kindName, group, Array(kind.name.utf8)))
-            var offsets = ByteWriter(capacity: 4 * (live.count + 1)), ids = ByteWriter(capacity: 12 * live.count)
-            offsets.u32(0)
-            for id in live.ids {
-                ids.append(id)
-                guard ids.bytes.count <= Int(UInt32.max) else {
-                    throw ScoutError(.limitExceeded, "the ids of kind \(kind.name) exceed 4 GiB", path: "snapshot")
-                }
-                offsets.u32(UInt32(ids.bytes.count))
-            }
-            sections.append((.idOffsets, group, offsets.bytes))
-            sections.append((.idBytes, group, ids.bytes))
+            let (offsets, ids) = try idSections(live.ids, kind: kind.name)
+            sections.append((.idOffsets, group, offsets))
+            sections.append((.idBytes, group, ids))
             var coords = ByteWriter(capacity: 8 * live.coords.count)
             for d in live.coords { coords.u64(d.bitPattern) }
             sections.append((.coordinates, group, coords.bytes))
             // Fields as the JSON object they were given; a point without fields has none.
             if live.payloads.contains(where: { ($0 as? RecordPayload)?.fields.isEmpty == false }) {
-                var fieldOffsets = ByteWriter(capacity: 8 * (live.count + 1)), fields = ByteWriter(capacity: 64 * live.count)
-                var json = JSONWriter()
-                fieldOffsets.u64(0)
-                for p in live.payloads {
-                    if let p = p as? RecordPayload, !p.fields.isEmpty {
-                        json.reset()
-                        json.value(.object(p.fields))
-                        fields.bytes.append(contentsOf: json.bytes)
-                    }
-                    fieldOffsets.u64(UInt64(fields.bytes.count))
+                let (fieldOffsets, fields) = fieldSections(live.payloads.lazy.map { $0 as? RecordPayload }, count: live.count)
+                sections.append((.fieldOffsets, group, fieldOffsets))
+                sections.append((.fieldBytes, group, fields))
+            }
+            // Records without a place: ids in byte order, fields as for points.
+            if let placeless = kind.placeless, !placeless.ids.isEmpty {
+                let (offsets, ids) = try idSections(placeless.ids, kind: kind.name)
+                sections.append((.placelessIdOffsets, group, offsets))
+                sections.append((.placelessIdBytes, group, ids))
+                let payloads = placeless.ids.lazy.map { placeless.byID[$0]! }
+                if payloads.contains(where: { $0?.fields.isEmpty == false }) {
+                    let (fieldOffsets, fields) = fieldSections(payloads, count: placeless.ids.count)
+                    sections.append((.placelessFieldOffsets, group, fieldOffsets))
+                    sections.append((.placelessFieldBytes, group, fields))
                 }
-                sections.append((.fieldOffsets, group, fieldOffsets.bytes))
-                sections.append((.fieldBytes, group, fields.bytes))
             }
         }
+        let prefix = headerAndTable(sections, version: formatVersion, flags: privacy == .exact ? flagExactDogLocations : 0)
+
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ScoutError(.notFound, "the snapshot file cannot be created (errno \(errno))", path: path) }
+        var ok = writeAll(fd, prefix)
+        for s in sections where ok { ok = writeAll(fd, s.bytes) }
+        ok = ok && fsync(fd) == 0
+        ok = close(fd) == 0 && ok
+        guard ok, rename(temporary, path) == 0 else {
+            let e = errno
+            unlink(temporary)
+            throw ScoutError(.internal, "the snapshot file could not be written (errno \(e))", path: path)
+        }
+    }
+
+    /// The header and the section table of a file whose sections follow them back to back,
+    /// in this order (the file is these bytes, then every section's bytes).
+    static func headerAndTable(_ sections: [SectionBytes], version: UInt32, flags: UInt32) -> [UInt8] {
         let tableEnd = headerSize + sectionEntrySize * sections.count
         var table = ByteWriter(capacity: sectionEntrySize * sections.count)
         var offset = UInt64(tableEnd)
@@ -137,32 +199,52 @@ enum SnapshotFile {
             table.u64(XXHash64.hash(s.bytes))
             offset += UInt64(s.bytes.count)
         }
-        var header = ByteWriter(capacity: headerSize)
+        var header = ByteWriter(capacity: tableEnd)
         header.bytes.append(contentsOf: magic)
-        header.u32(formatVersion)
+        header.u32(version)
         header.u32(byteOrderMark)
         header.u32(UInt32(headerSize))
         header.u32(UInt32(sections.count))
         header.u64(offset)
-        header.u32(privacy == .exact ? flagExactDogLocations : 0)
+        header.u32(flags)
         header.u32(0)
         header.u64(XXHash64.hash(table.bytes))
         header.u64(0)
         header.u64(XXHash64.hash(header.bytes))
         precondition(header.bytes.count == headerSize)
+        header.bytes.append(contentsOf: table.bytes)
+        return header.bytes
+    }
 
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw ScoutError(.notFound, "the snapshot file cannot be created (errno \(errno))", path: path) }
-        var ok = writeAll(fd, header.bytes) && writeAll(fd, table.bytes)
-        for s in sections where ok { ok = writeAll(fd, s.bytes) }
-        ok = ok && fsync(fd) == 0
-        ok = close(fd) == 0 && ok
-        guard ok, rename(temporary, path) == 0 else {
-            let e = errno
-            unlink(temporary)
-            throw ScoutError(.internal, "the snapshot file could not be written (errno \(e))", path: path)
+    /// An id offsets section (`n + 1` `UInt32` from 0) and an ids section (UTF-8, concatenated).
+    static func idSections(_ ids: [String], kind: String) throws(ScoutError) -> (offsets: [UInt8], ids: [UInt8]) {
+        var offsets = ByteWriter(capacity: 4 * (ids.count + 1)), bytes = ByteWriter(capacity: 12 * ids.count)
+        offsets.u32(0)
+        for id in ids {
+            bytes.append(id)
+            guard bytes.bytes.count <= Int(UInt32.max) else {
+                throw ScoutError(.limitExceeded, "the ids of kind \(kind) exceed 4 GiB", path: "snapshot")
+            }
+            offsets.u32(UInt32(bytes.bytes.count))
         }
+        return (offsets.bytes, bytes.bytes)
+    }
+
+    /// A field offsets section (`n + 1` `UInt64` from 0) and a fields section: each
+    /// record's fields as one compact JSON object, an empty span for none.
+    static func fieldSections(_ payloads: some Sequence<RecordPayload?>, count n: Int) -> (offsets: [UInt8], fields: [UInt8]) {
+        var offsets = ByteWriter(capacity: 8 * (n + 1)), fields = ByteWriter(capacity: 64 * n)
+        var json = JSONWriter()
+        offsets.u64(0)
+        for p in payloads {
+            if let p, !p.fields.isEmpty {
+                json.reset()
+                json.value(.object(p.fields))
+                fields.bytes.append(contentsOf: json.bytes)
+            }
+            offsets.u64(UInt64(fields.bytes.count))
+        }
+        return (offsets.bytes, fields.bytes)
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
@@ -201,7 +283,10 @@ enum SnapshotFile {
         let catalog: Catalog
         let recommender: Recommender?
         let sets: [String: PointSet]
+        /// Per kind, its records without a place (kinds with none are absent).
+        let placeless: [String: PlacelessSet]
         let reference: SnapshotReferenceFiles
+        /// Records restored, with a place or without.
         let points: Int
     }
 
@@ -283,6 +368,9 @@ enum SnapshotFile {
             let at = headerSize + sectionEntrySize * i
             let rawType = file.le32(at), group = file.le32(at + 4), offset = file.le64(at + 8), length = file.le64(at + 16)
             guard let type = SectionType(rawValue: rawType) else { throw fail("section \(i) (table offset \(at)) has unknown type \(rawType)") }
+            guard type.since <= version else {
+                throw fail("section \(i) (table offset \(at)) has type \(rawType) (\(type.name)), which format version \(version) does not have")
+            }
             guard offset == next, length <= UInt64(size) - offset else {
                 throw fail("section \(i) (\(type.name)) at offset \(offset), length \(length): outside the file or not where the previous one ends")
             }
@@ -315,6 +403,9 @@ enum SnapshotFile {
             case .places: reference.places = bytes
             case .activities: reference.activities = bytes
             case .weights: reference.weights = bytes
+            case .breedAliases: reference.breedAliases = bytes
+            case .species: reference.species = bytes
+            case .synonyms: reference.synonyms = bytes
             default: break
             }
         }
@@ -332,6 +423,7 @@ enum SnapshotFile {
             }
         }
         var sets: [String: PointSet] = [:]
+        var placelessSets: [String: PlacelessSet] = [:]
         var points = 0
         for g in groups.keys.sorted() {
             let parts = groups[g]!
@@ -344,60 +436,127 @@ enum SnapshotFile {
             guard let kind = String(validating: bytes(nameSection), as: UTF8.self) else { throw fail("kind #\(g): its name is not UTF-8") }
             do { try PointRecord.validateKind(kind, path: "kind") } catch { throw fail("kind #\(g): \(error.message)") }
             guard sets[kind] == nil else { throw fail("kind \(kind) appears twice") }
+            let typed = Catalog.typedKinds.contains(kind)
+            let placement = Catalog.placement(kind: kind)
+
+            /// The number of ids of an id offsets section (`n + 1` `UInt32`).
+            func idCount(_ o: Section) throws(ScoutError) -> Int {
+                guard o.length % 4 == 0, o.length >= 4 else { throw fail("kind \(kind): \(o.type.name) section \(o.index) has length \(o.length)") }
+                return o.length / 4 - 1
+            }
+            /// The ids of an id offsets and an ids section; `what` names the i-th record.
+            func decodedIds(_ o: Section, _ b: Section, count: Int, what: (Int) -> String) throws(ScoutError) -> [String] {
+                switch decodeIds(offsets: bytes(o), bytes: bytes(b), count: count) {
+                case .success(let s): return s
+                case .failure(let bad): throw fail("kind \(kind): the id of \(what(bad.index)) (section \(b.index)): \(bad.why)")
+                }
+            }
+            /// Payloads from a field offsets and a fields section, re-validated against the
+            /// catalogue. Both absent: typed kinds validate each record from no fields, untyped
+            /// ones have no payloads (an empty array).
+            func decodedPayloads(count n: Int, _ offsetSection: Section?, _ fieldSection: Section?,
+                                 what: (Int) -> String) throws(ScoutError) -> [(any PointPayload)?] {
+                switch (offsetSection, fieldSection) {
+                case (nil, nil):
+                    guard typed else { return [] }
+                    var out: [(any PointPayload)?] = []
+                    out.reserveCapacity(n)
+                    for i in 0..<n { out.append(try payload(kind: kind, fields: [], catalog: catalog, what: what(i), fail: fail)) }
+                    return out
+                case (let o?, let b?):
+                    guard o.length == 8 * (n + 1) else {
+                        throw fail("kind \(kind): \(o.type.name) section \(o.index) has length \(o.length) for \(n) records")
+                    }
+                    let offsets = bytes(o), fieldBytes = bytes(b)
+                    // The spans first (cheap), then parsing and validation on two threads.
+                    var start = 0
+                    for i in 0..<n {
+                        let end = offsets.le64(8 * (i + 1))
+                        guard offsets.le64(8 * i) == UInt64(start), end >= UInt64(start), end <= UInt64(fieldBytes.count) else {
+                            throw fail("kind \(kind): \(o.type.name) section \(o.index), entry \(i): out of order or past the fields")
+                        }
+                        start = Int(end)
+                    }
+                    guard start == fieldBytes.count else {
+                        throw fail("kind \(kind): \(fieldBytes.count - start) bytes after the fields of the last record (section \(b.index))")
+                    }
+                    switch decodeFields(kind: kind, typed: typed, count: n, offsets: offsets, bytes: fieldBytes, catalog: catalog) {
+                    case .success(let p): return p
+                    case .failure(let bad): throw fail("kind \(kind): the fields of \(what(bad.index)) (section \(b.index)) \(bad.why)")
+                    }
+                case (let o?, nil):
+                    throw fail("kind \(kind) has \(o.type.name) (section \(o.index)) without their fields")
+                case (nil, let b?):
+                    throw fail("kind \(kind) has \(b.type.name) (section \(b.index)) without their offsets")
+                }
+            }
+
+            // Points.
             let idOffsets = try part(.idOffsets), idBytes = try part(.idBytes), coordinates = try part(.coordinates)
-            guard idOffsets.length % 4 == 0, idOffsets.length >= 4 else { throw fail("kind \(kind): id offsets section \(idOffsets.index) has length \(idOffsets.length)") }
-            let n = idOffsets.length / 4 - 1
+            let n = try idCount(idOffsets)
+            guard n == 0 || placement != .none else {
+                throw fail("kind \(kind): \(n) records with a place (section \(coordinates.index)), but records of kind \(kind) have no place")
+            }
             guard coordinates.length == 16 * n else {
                 throw fail("kind \(kind): coordinates section \(coordinates.index) has \(coordinates.length) bytes for \(n) points")
             }
-            let ids: [String]
-            switch decodeIds(offsets: bytes(idOffsets), bytes: bytes(idBytes), count: n) {
-            case .success(let s): ids = s
-            case .failure(let bad): throw fail("kind \(kind): id \(bad.index) (section \(idBytes.index)): \(bad.why)")
-            }
+            let ids = try decodedIds(idOffsets, idBytes, count: n) { "point \($0)" }
             let coordBytes = bytes(coordinates)
             let coords = [Double](unsafeUninitializedCapacity: 2 * n) { buf, initialized in
                 for i in 0..<(2 * n) { buf[i] = Double(bitPattern: coordBytes.le64(8 * i)) }
                 initialized = 2 * n
             }
             // No payloads at all (untyped points without fields) is an empty array.
-            var payloads: [(any PointPayload)?] = []
-            let typed = Catalog.typedKinds.contains(kind)
-            switch (parts[.fieldOffsets], parts[.fieldBytes]) {
+            let payloads = try decodedPayloads(count: n, parts[.fieldOffsets], parts[.fieldBytes]) { "point \($0)" }
+
+            // Records without a place (format version 2): ids in increasing byte order, so
+            // distinct; none the id of a point of the kind; only in kinds that may have them.
+            var placeless: [(id: String, payload: RecordPayload?)] = []
+            switch (parts[.placelessIdOffsets], parts[.placelessIdBytes]) {
             case (nil, nil):
-                if typed {
-                    payloads.reserveCapacity(n)
-                    for i in 0..<n { payloads.append(try payload(kind: kind, fields: [], catalog: catalog, record: i, fail: fail)) }
+                if let s = parts[.placelessFieldOffsets] ?? parts[.placelessFieldBytes] {
+                    throw fail("kind \(kind) has \(s.type.name) (section \(s.index)) but no ids without a place")
                 }
             case (let o?, let b?):
-                guard o.length == 8 * (n + 1) else { throw fail("kind \(kind): field offsets section \(o.index) has length \(o.length) for \(n) points") }
-                let offsets = bytes(o), fieldBytes = bytes(b)
-                // The spans first (cheap), then parsing and validation on two threads.
-                var start = 0
-                for i in 0..<n {
-                    let end = offsets.le64(8 * (i + 1))
-                    guard offsets.le64(8 * i) == UInt64(start), end >= UInt64(start), end <= UInt64(fieldBytes.count) else {
-                        throw fail("kind \(kind): field offsets section \(o.index), entry \(i): out of order or past the fields")
+                let m = try idCount(o)
+                guard m == 0 || placement != .required else {
+                    throw fail("kind \(kind): \(m) records without a place (section \(b.index)), but records of kind \(kind) need lat and lon")
+                }
+                let what = { (i: Int) in "record \(i) without a place" }
+                let placelessIds = try decodedIds(o, b, count: m, what: what)
+                for i in placelessIds.indices.dropFirst() where !placelessIds[i - 1].utf8.lexicographicallyPrecedes(placelessIds[i].utf8) {
+                    throw fail("kind \(kind): the id of \(what(i)) (section \(b.index)) does not follow the one before it in byte order (repeated or out of order)")
+                }
+                if n > 0 && m > 0 {
+                    let known = Set(placelessIds)
+                    for (i, id) in ids.enumerated() where known.contains(id) {
+                        throw fail("kind \(kind): point \(i) (section \(idBytes.index)) has the id of a record without a place (section \(b.index)); ids are unique within a kind")
                     }
-                    start = Int(end)
                 }
-                guard start == fieldBytes.count else { throw fail("kind \(kind): \(fieldBytes.count - start) bytes after the last point's fields") }
-                switch decodeFields(kind: kind, typed: typed, count: n, offsets: offsets, bytes: fieldBytes, catalog: catalog) {
-                case .success(let p): payloads = p
-                case .failure(let bad): throw fail("kind \(kind): the fields of point \(bad.index) (section \(b.index)) \(bad.why)")
-                }
-            default:
-                throw fail("kind \(kind) has field offsets without fields or fields without offsets")
+                let p = try decodedPayloads(count: m, parts[.placelessFieldOffsets], parts[.placelessFieldBytes], what: what)
+                placeless.reserveCapacity(m)
+                for (i, id) in placelessIds.enumerated() { placeless.append((id, p.isEmpty ? nil : p[i] as? RecordPayload)) }
+            case (let o?, nil):
+                throw fail("kind \(kind) has \(o.type.name) (section \(o.index)) without the ids")
+            case (nil, let b?):
+                throw fail("kind \(kind) has \(b.type.name) (section \(b.index)) without their offsets")
             }
+
             do {
                 sets[kind] = try PointSet(restoring: LiveExport(ids: ids, coords: coords, payloads: payloads))
             } catch {
                 throw fail("kind \(kind): \(error.message) at \(error.path ?? "points")")
             }
-            points += n
+            if !placeless.isEmpty {
+                let set = PlacelessSet()
+                set.upsert(placeless)
+                placelessSets[kind] = set
+            }
+            points += n + placeless.count
         }
-        let (places, recommender) = try pending.result()
-        return Contents(catalog: Catalog(breeds: pending.breeds, places: places), recommender: recommender, sets: sets,
+        let loaded = try pending.result()
+        let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: loaded.species, synonyms: loaded.synonyms)
+        return Contents(catalog: restored, recommender: loaded.recommender, sets: sets, placeless: placelessSets,
                         reference: reference, points: points)
     }
 
@@ -453,13 +612,13 @@ enum SnapshotFile {
         }
     }
 
-    /// The typed payload of a point, re-validated from its fields as a load would.
-    private static func payload(kind: String, fields: [(String, JSONValue)], catalog: Catalog, record i: Int,
+    /// The typed payload of a record (`what` names it), re-validated from its fields as a load would.
+    private static func payload(kind: String, fields: [(String, JSONValue)], catalog: Catalog, what: String,
                                 fail: (String) -> ScoutError) throws(ScoutError) -> RecordPayload {
         do {
             return RecordPayload(fields: fields, record: try catalog.record(kind: kind, fields: fields, path: ""))
         } catch {
-            throw fail("kind \(kind): point \(i) no longer validates against the snapshot's reference data: \(error.message)")
+            throw fail("kind \(kind): \(what) no longer validates against the snapshot's reference data: \(error.message)")
         }
     }
 
@@ -499,21 +658,29 @@ enum SnapshotFile {
 
     /// A snapshot's reference files being loaded through the same loaders a data directory
     /// goes through (unpacked into a private temporary directory, read, removed): the breed
-    /// table at once, the gazetteer and the recommender on a background thread.
+    /// table with its other names at once, the gazetteer, the species names, the synonyms and
+    /// the recommender on a background thread.
     private final class PendingReference: @unchecked Sendable {
         // @unchecked: `loaded` is written by the background thread before `group` is left
         // and read only after waiting for it.
         let breeds: BreedTable
+        /// What the background thread loads.
+        struct Loaded {
+            var places: Gazetteer = .empty
+            var species: SpeciesNames = .empty
+            var synonyms: [[String]] = []
+            var recommender: Recommender?
+        }
         private let directory: String?
         private let path: String
         private let group = DispatchGroup()
-        private var loaded: Result<(Gazetteer, Recommender?), ScoutError> = .success((.empty, nil))
+        private var loaded: Result<Loaded, ScoutError> = .success(Loaded())
         private var finished = false
-        private static let names = ["breeds.csv", "places.tsv", "activities.json", "weights.json"]
+        private static let names = SnapshotReferenceFiles().named.map(\.name)
 
         init(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) {
             self.path = path
-            guard r.breeds != nil || r.places != nil || r.activities != nil || r.weights != nil else {
+            guard !r.isEmpty else {
                 breeds = .empty
                 directory = nil
                 return
@@ -527,7 +694,7 @@ enum SnapshotFile {
             }
             let dir = String(cString: dirPointer)
             directory = dir
-            for (name, bytes) in zip(Self.names, [r.breeds, r.places, r.activities, r.weights]) {
+            for (name, bytes) in r.named {
                 guard let bytes else { continue }
                 let fd = open(dir + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
                 guard fd >= 0, SnapshotFile.writeAll(fd, bytes), close(fd) == 0 else {
@@ -536,16 +703,19 @@ enum SnapshotFile {
                     throw ScoutError(.internal, "the snapshot's \(name) could not be unpacked (errno \(e))", path: path)
                 }
             }
-            do throws(ScoutError) { breeds = try BreedTable.load(path: dir + "/breeds.csv") } catch {
+            do throws(ScoutError) { breeds = try BreedTable.load(dataDirectory: dir) } catch {
                 Self.remove(dir)
-                throw ScoutError(.invalidRequest, "not a usable snapshot: its breeds.csv does not load: \(error.message)", path: path)
+                let what = r.breedAliases == nil ? "breeds.csv" : "breeds.csv or breed_aliases.csv"
+                throw ScoutError(.invalidRequest, "not a usable snapshot: its \(what) does not load: \(error.message)", path: path)
             }
             let withRecommender = r.activities != nil && r.weights != nil
             group.enter()
             DispatchQueue.global().async { [self] in
                 do throws(ScoutError) {
                     let places = try Gazetteer.load(path: dir + "/places.tsv")
-                    loaded = .success((places, withRecommender ? try Recommender.load(dataDirectory: dir, breeds: breeds) : nil))
+                    let (species, synonyms) = try Catalog.wordTables(dataDirectory: dir)
+                    loaded = .success(Loaded(places: places, species: species, synonyms: synonyms,
+                                             recommender: withRecommender ? try Recommender.load(dataDirectory: dir, breeds: breeds) : nil))
                 } catch {
                     loaded = .failure(error)
                 }
@@ -561,8 +731,8 @@ enum SnapshotFile {
             if let directory { Self.remove(directory) }
         }
 
-        /// The gazetteer and the recommender, once loaded.
-        func result() throws(ScoutError) -> (Gazetteer, Recommender?) {
+        /// The gazetteer, the word tables and the recommender, once loaded.
+        func result() throws(ScoutError) -> Loaded {
             finish()
             switch loaded {
             case .success(let r): return r
