@@ -409,11 +409,11 @@ enum SnapshotFile {
             default: break
             }
         }
-        // The breeds now (records are read against them); the gazetteer and the recommender
-        // on a second thread while the kinds are decoded.
+        // The breeds and the species names now (records are read against them); the
+        // gazetteer and the recommender on a second thread while the kinds are decoded.
         let pending = try PendingReference(reference, path: path)
         defer { pending.finish() }
-        let catalog = Catalog(breeds: pending.breeds)
+        let catalog = Catalog(breeds: pending.breeds, species: pending.species)
 
         // Kinds.
         var groups: [UInt32: [SectionType: Section]] = [:]
@@ -555,7 +555,7 @@ enum SnapshotFile {
             points += n + placeless.count
         }
         let loaded = try pending.result()
-        let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: loaded.species, synonyms: loaded.synonyms)
+        let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: pending.species, synonyms: pending.synonyms)
         return Contents(catalog: restored, recommender: loaded.recommender, sets: sets, placeless: placelessSets,
                         reference: reference, points: points)
     }
@@ -658,17 +658,20 @@ enum SnapshotFile {
 
     /// A snapshot's reference files being loaded through the same loaders a data directory
     /// goes through (unpacked into a private temporary directory, read, removed): the breed
-    /// table with its other names at once, the gazetteer, the species names, the synonyms and
-    /// the recommender on a background thread.
+    /// table with its other names, the species names and the synonyms at once (records are
+    /// validated against the first two), the gazetteer and the recommender on a background
+    /// thread.
     private final class PendingReference: @unchecked Sendable {
         // @unchecked: `loaded` is written by the background thread before `group` is left
         // and read only after waiting for it.
         let breeds: BreedTable
+        /// Species by their names (`species.tsv`; empty without one).
+        let species: SpeciesNames
+        /// The synonym groups of `synonyms.tsv` (empty without one).
+        let synonyms: [[String]]
         /// What the background thread loads.
         struct Loaded {
             var places: Gazetteer = .empty
-            var species: SpeciesNames = .empty
-            var synonyms: [[String]] = []
             var recommender: Recommender?
         }
         private let directory: String?
@@ -682,6 +685,8 @@ enum SnapshotFile {
             self.path = path
             guard !r.isEmpty else {
                 breeds = .empty
+                species = .empty
+                synonyms = []
                 directory = nil
                 return
             }
@@ -708,13 +713,16 @@ enum SnapshotFile {
                 let what = r.breedAliases == nil ? "breeds.csv" : "breeds.csv or breed_aliases.csv"
                 throw ScoutError(.invalidRequest, "not a usable snapshot: its \(what) does not load: \(error.message)", path: path)
             }
+            do throws(ScoutError) { (species, synonyms) = try Catalog.wordTables(dataDirectory: dir) } catch {
+                Self.remove(dir)
+                throw ScoutError(.invalidRequest, "not a usable snapshot: its species.tsv or synonyms.tsv does not load: \(error.message)", path: path)
+            }
             let withRecommender = r.activities != nil && r.weights != nil
             group.enter()
             DispatchQueue.global().async { [self] in
                 do throws(ScoutError) {
                     let places = try Gazetteer.load(path: dir + "/places.tsv")
-                    let (species, synonyms) = try Catalog.wordTables(dataDirectory: dir)
-                    loaded = .success(Loaded(places: places, species: species, synonyms: synonyms,
+                    loaded = .success(Loaded(places: places,
                                              recommender: withRecommender ? try Recommender.load(dataDirectory: dir, breeds: breeds) : nil))
                 } catch {
                     loaded = .failure(error)
@@ -731,7 +739,7 @@ enum SnapshotFile {
             if let directory { Self.remove(directory) }
         }
 
-        /// The gazetteer, the word tables and the recommender, once loaded.
+        /// The gazetteer and the recommender, once loaded.
         func result() throws(ScoutError) -> Loaded {
             finish()
             switch loaded {
