@@ -1,3 +1,4 @@
+import Foundation
 import ScoutCatalog
 import ScoutCore
 import ScoutGeodesy
@@ -13,11 +14,10 @@ import Synchronization
 /// ```swift
 /// let engine = Engine(catalog: try Catalog.load(dataDirectory: "data"))
 /// try engine.load(path: "data/sample/dogs.jsonl")
-/// let friendly = try RecordFilter.parse(try JSONReader.parse(Array(#"{"good_with_dogs": {"min": 4}}"#.utf8)),
-///                                       kind: "dog", today: LocalDate.today)
+/// let friendly = try RecordFilter.dogs(.goodWithDogs(atLeast: 4), .available)
 /// let near = try engine.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 53.27, lon: -9.06), k: 5, filter: friendly))
 /// ```
-/// Records of the kinds `dog`, `gym` and `shelter` are typed (see `docs/data-model.md`):
+/// Records of the kinds `dog`, `gym`, `shelter`, `animal`, `article`, `program` and `lover` are typed (see `docs/data-model.md`):
 /// they are validated on the way in and can be filtered, text-searched and rated. Dogs'
 /// locations leave the engine approximately unless it was created with `privacy: .exact`.
 ///
@@ -29,6 +29,12 @@ public final class Engine: Sendable {
     /// Records without a place, per kind (their kind also has a point set, maybe empty).
     private let placelessSets = Mutex<[String: PlacelessSet]>([:])
     let writeLock = Mutex(())
+    /// A sequence lock over writes that touch a kind holding records without a place: odd
+    /// while such a write is applied to the two stores (point set, placeless set), so a
+    /// reader of both can tell that it saw them at one moment (``consistentRead(_:)``).
+    let storeSequence = Atomic<UInt64>(0)
+    /// Per kind: the posting lists of the snapshot they were built from (``PostingLists``).
+    let postingCache = Mutex<[String: PostingLists]>([:])
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
@@ -78,6 +84,19 @@ public final class Engine: Sendable {
             s[kind] = set
             return set
         }
+    }
+
+    /// Runs `read` over both stores of the engine so that it sees no write that touches both
+    /// half done: optimistically (a sequence lock: the read is retried if such a write ran
+    /// during it), and after a few tries under the write lock, so a reader always finishes.
+    func consistentRead<T>(_ read: () throws(ScoutError) -> T) throws(ScoutError) -> T {
+        for _ in 0..<4 {
+            let before = storeSequence.load(ordering: .sequentiallyConsistent)
+            if before & 1 == 1 { sched_yield(); continue }
+            let value = try read()
+            if storeSequence.load(ordering: .sequentiallyConsistent) == before { return value }
+        }
+        return try writeLock.withLock { (_: inout ()) throws(ScoutError) -> T in try read() }
     }
 
     /// The point set of a kind the engine has held, or `not_found` naming the closest kinds
@@ -149,6 +168,10 @@ public final class Engine: Sendable {
     /// Applies prepared records; the caller holds ``writeLock``. A record that moves between
     /// having a place and not is taken out of the other store.
     func apply(_ w: PreparedWrite) {
+        // Records may move between the two stores: readers of both must not see half of it.
+        let twoStores = !w.placeless.isEmpty || w.located.keys.contains { placelessSet(kind: $0) != nil }
+        if twoStores { storeSequence.add(1, ordering: .sequentiallyConsistent) }
+        defer { if twoStores { storeSequence.add(1, ordering: .sequentiallyConsistent) } }
         for (kind, batch) in w.located {
             // Validated in `prepare`, so this cannot throw.
             _ = try? pointSet(kind: kind, create: true)!.upsert(batch)
@@ -167,7 +190,12 @@ public final class Engine: Sendable {
     public func remove(kind: String, ids: [String]) throws(ScoutError) -> Int {
         try PointRecord.validateKind(kind, path: "kind")
         guard let set = pointSet(kind: kind) else { return 0 }
-        return writeLock.withLock { _ in set.remove(ids: ids) + (placelessSet(kind: kind)?.remove(ids: ids) ?? 0) }
+        return writeLock.withLock { _ in
+            guard let placeless = placelessSet(kind: kind) else { return set.remove(ids: ids) }
+            storeSequence.add(1, ordering: .sequentiallyConsistent)
+            defer { storeSequence.add(1, ordering: .sequentiallyConsistent) }
+            return set.remove(ids: ids) + placeless.remove(ids: ids)
+        }
     }
 
     /// Loads a file of records (JSON Lines, GeoJSON FeatureCollection of Points, or CSV
@@ -283,17 +311,29 @@ public final class Engine: Sendable {
         }
         defer { if let region { regions.checkIn(region) } }
         let set = try loadedSet(kind: q.kind)
-        let snap = set.snapshot()
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores(catalog.synonyms.canonical($0)) }
+        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let test = predicate(snap, q.filter, scores)
+        // Filtering first applies to radius searches; the posting lists' "nothing matches" to every area.
+        var radiusOnly = false
+        if case .radius = area { radiusOnly = true }
+        let planned = plan(kind: q.kind, snap, q.filter, k: q.limit, choice: radiusOnly ? q.plan : .automatic)
+        if planned.report.plan == .empty { return SearchResult(total: 0, hits: [], nextAfter: nil, plan: planned.report) }
+        let first = radiusOnly ? planned.candidates : nil
+        let report = first == nil && planned.report.plan == .filterFirst
+            ? PlanReport(plan: .indexWalk, records: planned.report.records, key: planned.report.key, candidates: planned.report.candidates)
+            : planned.report
 
         if case .radius(let c, let r) = area, sort == .distance, q.after == nil {
-            let matches = snap.boundedEntries(within: r, of: c, where: test)
-            return page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
+            let matches = first.map { Engine.bounded($0, snap, from: c, within: r, where: test) } ?? snap.boundedEntries(within: r, of: c, where: test)
+            var result = page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
+            result.plan = report
+            return result
         }
         let refs: [EntryRef]
         switch area {
-        case .radius(let c, let r): refs = snap.entries(within: r, of: c, where: test)
+        case .radius(let c, let r):
+            refs = first.map { Engine.bounded($0, snap, from: c, within: r, where: test).map(\.ref) } ?? snap.entries(within: r, of: c, where: test)
         case .box(let b): refs = snap.entries(in: b, where: test)
         case .polygon: refs = snap.entries(coveredBy: region!, where: test)
         case .corridor: refs = snap.entries(along: corridor!, where: test)
@@ -305,9 +345,13 @@ public final class Engine: Sendable {
                 let range = DistanceBounds.interval(point, reference, ecefOfB: referenceECEF)
                 return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound, point: point)
             }
-            return page(snap.nearestFirst(bounded, from: reference, limit: q.limit), total: refs.count, snap, q, scores)
+            var result = page(snap.nearestFirst(bounded, from: reference, limit: q.limit), total: refs.count, snap, q, scores)
+            result.plan = report
+            return result
         }
-        return try ordered(refs, snap, q, sort: sort, reference: reference, scores: scores)
+        var result = try ordered(refs, snap, q, sort: sort, reference: reference, scores: scores)
+        result.plan = report
+        return result
     }
 
     /// A first page in distance order: `top` holds the nearest `limit` of `total` matches.
@@ -368,11 +412,21 @@ public final class Engine: Sendable {
         if let m = q.maxDistance { try Engine.validateDistance(m, path: "max_distance_m") }
         try Engine.validateText(q.text)
         let set = try loadedSet(kind: q.kind)
-        let snap = set.snapshot()
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placelessSet(kind: q.kind)?.snapshot()).scores(catalog.synonyms.canonical($0)) }
+        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
+        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let maxDistance = q.maxDistance ?? .infinity
-        let found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: predicate(snap, q.filter, scores))
-        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) }, nextAfter: nil)
+        let test = predicate(snap, q.filter, scores)
+        let planned = plan(kind: q.kind, snap, q.filter, k: q.k, choice: q.plan)
+        let found: [DistancedRef]
+        switch planned.report.plan {
+        case .empty: found = []
+        case .filterFirst:
+            found = snap.nearestFirst(Engine.bounded(planned.candidates!, snap, from: q.from, within: maxDistance, where: test),
+                                      from: q.from, limit: q.k)
+        case .indexWalk: found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
+        }
+        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
+                            nextAfter: nil, plan: planned.report)
     }
 
     /// The test a traversal runs per candidate, or `nil` when there is none.
