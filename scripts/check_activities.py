@@ -33,7 +33,11 @@ KEYS = [
     "needs_daylight", "temperature_c", "rain", "max_wind_kmh", "ages", "place",
     "away_ok", "how", "benefits",
 ]
-SPECIES = ["dog", "cat", "rabbit", "guinea_pig", "bird"]
+# The five species Scout has a profile for, then `other`: activities written for ANY animal,
+# offered only to species without a profile (ferret, horse, fish...; docs/recommender.md).
+PROFILED_SPECIES = ["dog", "cat", "rabbit", "guinea_pig", "bird"]
+ANY_PET = "other"
+SPECIES = PROFILED_SPECIES + [ANY_PET]
 CATEGORIES = ["physical", "mental", "social", "training", "care", "rest"]
 SETTINGS = ["indoor", "outdoor", "either"]
 RAIN = ["none", "light", "any"]
@@ -54,7 +58,10 @@ BENEFIT_MAX_CHARS = 60
 MIN_DOG = 44
 MIN_DOG_PER_CATEGORY = 4
 MIN_PER_OTHER_SPECIES = 10          # cat, rabbit, guinea_pig, bird each
-MIN_CATEGORIES_OTHER_SPECIES = 5    # distinct categories each non-dog species covers
+MIN_CATEGORIES_OTHER_SPECIES = 5    # distinct categories each of those species covers
+MIN_ANY_PET = 5                     # activities for `other` (any animal without a profile)
+MIN_CATEGORIES_ANY_PET = 4          # distinct categories the `other` activities cover
+ANY_PET_MAX_INTENSITY = 2           # gentle enough for a fish, a tortoise or a horse
 
 ID_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 VERSION_RE = re.compile(r"^\d{4}-\d{2}-\d{2}\.\d+$")
@@ -228,6 +235,18 @@ def check(doc) -> list[str]:
             err(where, "hiking needs daylight")
         if "crate" in text and "puppy" not in ages:
             err(where, "crate training must include puppies")
+        if ANY_PET in sp:
+            # Written for any animal: nothing that assumes a body, a home or a climate.
+            if place is not None:
+                err(where, f"an activity for {ANY_PET!r} has place null (got {place!r}): any animal lives somewhere different")
+            if setting == "outdoor":
+                err(where, f"an activity for {ANY_PET!r} cannot be outdoor only: many animals never go outside")
+            if a["needs_daylight"]:
+                err(where, f"an activity for {ANY_PET!r} cannot need daylight")
+            if a["intensity"] > ANY_PET_MAX_INTENSITY:
+                err(where, f"an activity for {ANY_PET!r} has intensity at most {ANY_PET_MAX_INTENSITY} (got {a['intensity']})")
+            if ages != AGES:
+                err(where, f"an activity for {ANY_PET!r} suits every life stage {AGES} (got {ages})")
         valid.append(a)
 
     # --- counts ---
@@ -242,11 +261,15 @@ def check(doc) -> list[str]:
     for c in CATEGORIES:
         if per_species_cat["dog"][c] < MIN_DOG_PER_CATEGORY:
             err("counts", f"need at least {MIN_DOG_PER_CATEGORY} dog activities in {c} (have {per_species_cat['dog'][c]})")
-    for s in SPECIES[1:]:
+    for s in PROFILED_SPECIES[1:]:
         if per_species[s] < MIN_PER_OTHER_SPECIES:
             err("counts", f"need at least {MIN_PER_OTHER_SPECIES} {s} activities (have {per_species[s]})")
         if len(per_species_cat[s]) < MIN_CATEGORIES_OTHER_SPECIES:
             err("counts", f"{s} activities must cover at least {MIN_CATEGORIES_OTHER_SPECIES} categories (cover {sorted(per_species_cat[s])})")
+    if per_species[ANY_PET] < MIN_ANY_PET:
+        err("counts", f"need at least {MIN_ANY_PET} {ANY_PET} activities (have {per_species[ANY_PET]})")
+    if len(per_species_cat[ANY_PET]) < MIN_CATEGORIES_ANY_PET:
+        err("counts", f"{ANY_PET} activities must cover at least {MIN_CATEGORIES_ANY_PET} categories (cover {sorted(per_species_cat[ANY_PET])})")
     return errors
 
 

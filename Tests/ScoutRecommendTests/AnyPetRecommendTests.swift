@@ -102,10 +102,15 @@ import Testing
             #expect(needs.weightStatus == .unknown)
             #expect(needs.goals == Self.otherGoals)
             #expect(needs.targetIntensity == 3)
+            // The shipped catalogue has activities written for any animal (`other`): only those are offered.
             let answer = Fixture.recommender.recommendActivities(s.request(count: 3))
-            // The shipped catalogue lists no activity for species without a profile.
-            #expect(answer.recommendations.isEmpty && answer.excluded.isEmpty && answer.nextWindow == nil)
-            #expect(answer.notes == [try #require(pet.species.genericNote), "the activity catalogue has no activities for \(pet.species.pluralNoun) yet"])
+            #expect(answer.recommendations.count == 3)
+            #expect(answer.recommendations.allSatisfy { Self.anyPetIDs.contains($0.activity.id) }, "\(answer.ids)")
+            #expect(answer.notes == [try #require(pet.species.genericNote), "only activities written for any kind of pet are offered"])
+            // A catalogue without them offers nothing, and says why.
+            let none = Self.withoutGeneric.recommendActivities(s.request(count: 3))
+            #expect(none.recommendations.isEmpty && none.excluded.isEmpty && none.nextWindow == nil)
+            #expect(none.notes == [try #require(pet.species.genericNote), "the activity catalogue has no activities for \(pet.species.pluralNoun) yet"])
         }
         // A dog of the same profile is a dog: its own needs, no notes.
         let dog = Situation.at(.dublin, 2026, 6, 10, 14, sky: Sky(temperatureC: 16))
@@ -113,19 +118,36 @@ import Testing
         #expect(!PetNeeds(pet: dog.pet, on: dog.context.localDate, weights: Fixture.recommender.weights).isGeneric)
     }
 
-    /// The catalogue with one activity for every species without a profile (`other`).
-    static let catalogueWithGeneric: ActivityCatalog = {
+    /// Ids of the shipped catalogue's activities for any animal (`other`), read with JSONSerialization.
+    static let anyPetIDs = Set(Fixture.spec.activities(for: "other").map(\.id))
+
+    /// The shipped catalogue with `other` taken out of every activity's species (an activity
+    /// left with none is dropped), then `extra` appended.
+    static func catalogueWithoutGeneric(plus extra: [[String: Any]] = []) -> ActivityCatalog {
         var doc = try! JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: Repository.data + "/activities.json")!) as! [String: Any]
-        var acts = doc["activities"] as! [[String: Any]]
-        acts.append([
+        var acts: [[String: Any]] = []
+        for var a in doc["activities"] as! [[String: Any]] {
+            let species = (a["species"] as! [String]).filter { $0 != "other" }
+            if species.isEmpty { continue }
+            a["species"] = species
+            acts.append(a)
+        }
+        doc["activities"] = acts + extra
+        let data = try! JSONSerialization.data(withJSONObject: doc)
+        return try! ActivityCatalog.parse(try! JSONReader.parse(Array(data)))
+    }
+
+    /// A recommender whose catalogue has no activity for species without a profile.
+    static let withoutGeneric = Recommender(catalog: catalogueWithoutGeneric(), weights: Fixture.recommender.weights, breeds: Fixture.breeds)
+
+    /// The catalogue with exactly one activity for every species without a profile (`other`).
+    static let catalogueWithGeneric: ActivityCatalog = {
+        catalogueWithoutGeneric(plus: [[
             "id": "look_over", "name": "Look your pet over", "species": ["other"], "category": "care", "setting": "indoor",
             "intensity": 1, "minutes": 5, "needs_daylight": false, "temperature_c": ["min": -50, "max": 50], "rain": "any",
             "max_wind_kmh": 200, "ages": ["puppy", "adult", "senior"], "place": NSNull(), "away_ok": true,
             "how": "Watch your pet eat, move and breathe for a few minutes.", "benefits": ["catches illness early"],
-        ])
-        doc["activities"] = acts
-        let data = try! JSONSerialization.data(withJSONObject: doc)
-        return try! ActivityCatalog.parse(try! JSONReader.parse(Array(data)))
+        ]])
     }()
 
     @Test func activitiesForOtherAreOfferedOnlyToSpeciesWithoutAProfile() throws {
@@ -144,6 +166,80 @@ import Testing
             #expect(!r.catalog.indices(for: known).contains(lookOver), "\(known)")
             #expect(r.catalog.activities(for: known).map(\.id) == Fixture.recommender.catalog.activities(for: known).map(\.id))
         }
+    }
+
+    /// The shipped activities for any animal: at least five (scripts/check_activities.py), the
+    /// same set for every species without a profile, none of them for the five species.
+    @Test func theShippedCatalogueHasActivitiesForAnyAnimal() throws {
+        #expect(Self.anyPetIDs.count >= 5)
+        for word in ["ferret", "horse", "fish", "tortoise", "parrot", "other"] {
+            let ids = Fixture.recommender.catalog.activities(for: try #require(Species(rawValue: word))).map(\.id)
+            #expect(Set(ids) == Self.anyPetIDs, "\(word)")
+        }
+        for known in Species.known {
+            let ids = Fixture.recommender.catalog.activities(for: known).map(\.id)
+            #expect(ids.allSatisfy { Fixture.spec.byID[$0]!.species.contains(known.rawValue) }, "\(known)")
+            #expect(Set(ids).isDisjoint(with: Self.anyPetIDs.filter { !Fixture.spec.byID[$0]!.species.contains(known.rawValue) }), "\(known)")
+        }
+        // The version the answers name is the file's.
+        let file = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: Repository.data + "/activities.json")!) as! [String: Any]
+        #expect(Fixture.recommender.catalog.version == file["version"] as? String)
+    }
+
+    /// A ferret (horse, fish, tortoise, parrot…) gets the activities written for any animal,
+    /// each with "Scout has no profile for ferrets yet: general needs used" as its first
+    /// reason; a dog (or a cat, rabbit, guinea pig, bird) never gets one. 2,000 situations of
+    /// the safety sweep, each run for its own species and again for a species without a
+    /// profile, both judged by ``RuleOracle`` (the eligible set, exclusions, next windows).
+    @Test func aFerretGetsActivitiesForAnyAnimalAndADogNever() {
+        let words = ["ferret", "horse", "fish", "tortoise", "parrot", "bearded_dragon", "other"]
+        let anyPet = Fixture.spec.activities(for: "other").map(\.id)
+        var log = FailureLog(limit: 8)
+        var own = SafetySweepTests.Stats(), generic = SafetySweepTests.Stats()
+        var dogs = 0
+        for i in 0..<2_000 {
+            let seed = 7_000_000 + i
+            var c = SafetySweepTests.make(seed: seed)
+            // Its own species: only its own activities, never one written for any animal alone.
+            let species = c.situation.species
+            if species == .dog { dogs += 1 }
+            let mine = Fixture.recommender.recommendActivities(c.request)
+            SafetySweepTests.check(c, mine, seed: seed, oracle: RuleOracle(c.situation), log: &log, stats: &own)
+            let seen = mine.ids + mine.excluded.map(\.activity.id) + (mine.nextWindow?.recommendations.map(\.activity.id) ?? [])
+            for id in seen {
+                log.check(Fixture.spec.byID[id]!.species.contains(species.rawValue), "seed \(seed): a \(species) got \(id)")
+            }
+            log.check(mine.notes.isEmpty, "seed \(seed): notes for a \(species): \(mine.notes)")
+            log.check(mine.recommendations.allSatisfy { $0.reasons.first?.contains("general needs") == false }, "seed \(seed): generic reasons for a \(species)")
+
+            // The same situation for a species without a profile, its log and feedback on its own activities.
+            var rng = SplitMix64(seed: UInt64(seed))
+            c.situation.species = Species(rawValue: rng.pick(words))!
+            c.situation.breed = nil
+            c.log = c.log.enumerated().map { LogEntry(activity: anyPet[$0.offset % anyPet.count], start: $0.element.start, minutes: $0.element.minutes) }
+            c.feedback = c.feedback.enumerated().map { Feedback(activity: anyPet[$0.offset % anyPet.count], rating: $0.element.rating, at: $0.element.at) }
+            let answer = Fixture.recommender.recommendActivities(c.request)
+            SafetySweepTests.check(c, answer, seed: seed, oracle: RuleOracle(c.situation), log: &log, stats: &generic)
+            let note = c.situation.species.genericNote!
+            log.check(answer.notes == [note, "only activities written for any kind of pet are offered"], "seed \(seed): notes \(answer.notes)")
+            for rec in answer.recommendations + (answer.nextWindow?.recommendations ?? []) {
+                log.check(Self.anyPetIDs.contains(rec.activity.id), "seed \(seed): a \(c.situation.species) got \(rec.activity.id)")
+                log.check(rec.reasons.first == note, "seed \(seed): first reason \(rec.reasons.first ?? "none")")
+                log.check(rec.reasons.dropFirst().allSatisfy { $0 != note }, "seed \(seed): the note twice")
+            }
+            for e in answer.excluded {
+                log.check(Self.anyPetIDs.contains(e.activity.id), "seed \(seed): a \(c.situation.species) had \(e.activity.id) excluded")
+            }
+            if log.full { break }
+        }
+        if !log.isEmpty { Issue.record("\(log.summary)") }
+        #expect(dogs > 1_500 && own.species.count == 4, "dogs and the four other species with a profile")
+        // Species without a profile are served: nearly always while awake, else at the next window.
+        #expect(generic.contexts == 2_000 || !log.isEmpty)
+        #expect(Double(generic.wakingWithRecommendation) > 0.8 * Double(generic.wakingContexts),
+                "\(generic.wakingWithRecommendation) of \(generic.wakingContexts) waking contexts")
+        #expect(generic.nextWindows > 100, "\(generic.nextWindows) next windows")
+        #expect(generic.outdoorRecommendations == 0, "activities for any animal are done where the pet lives")
     }
 
     @Test func theCatalogueRefusesSpeciesWithoutAProfileByName() throws {

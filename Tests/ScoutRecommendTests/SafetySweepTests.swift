@@ -272,7 +272,7 @@ import Testing
             log.check(w.at.utcOffsetSeconds == s.offset(at: w.at.seconds), "\(tag()): next window written with offset \(w.at.utcOffsetSeconds)")
             for rec in w.recommendations {
                 stats.nextWindowRecommendations += 1
-                guard let a = Fixture.spec.byID[rec.activity.id], a.species.contains(s.species.rawValue) else {
+                guard let a = Fixture.spec.byID[rec.activity.id], a.species.contains(Spec.key(s.species.rawValue)) else {
                     log.check(false, "\(tag()): next window offers \(rec.activity.id), not of the species")
                     continue
                 }

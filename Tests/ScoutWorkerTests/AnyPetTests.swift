@@ -24,6 +24,15 @@ import Testing
         return ((w["goals"] as! [String: Any])["other"] as! [String: NSNumber]).mapValues(\.doubleValue)
     }()
 
+    /// Ids of the activities data/activities.json lists for `other` (any animal without a
+    /// profile), read with JSONSerialization.
+    static let anyPetActivities: Set<String> = {
+        let data = FileManager.default.contents(atPath: Repository.data + "/activities.json")!
+        let doc = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
+        let acts = doc["activities"] as! [[String: Any]]
+        return Set(acts.filter { ($0["species"] as! [String]).contains("other") }.map { $0["id"] as! String })
+    }()
+
     static let place = #""now":"2026-06-10T18:30:00+01:00","timezone":"Europe/Dublin","location":{"lat":53.27,"lon":-9.05},"weather":{"temperature_c":16}"#
     static let clock = #""now":"2026-06-10T18:30:00+01:00","timezone":"Europe/Dublin""#
     static let rex = #""pet":{"name":"Rex","species":"dog","breed":"Border Collie","birth_date":"2021-04-02"}"#
@@ -48,10 +57,15 @@ import Testing
                 #expect(r["pet"]?["weekly_goals"]?[String(parts[0])]?[String(parts[1])]?.double == v, "\(w) \(k)")
             }
             #expect(r["notes"]?.array?.first?.string == note)
-            #expect(r["notes"]?.array?.last?.string == "the activity catalogue has no activities for \(words[w]!) yet")
-            // Never a dog's activities.
-            #expect(r["recommendations"]?.array?.isEmpty == true)
-            #expect(r["excluded"]?.array?.isEmpty == true)
+            #expect(r["notes"]?.array?.last?.string == "only activities written for any kind of pet are offered")
+            // Never a dog's activities: only those written for any animal, the note the first reason.
+            let recommendations = try #require(r["recommendations"]?.array)
+            #expect(recommendations.count == 3)
+            for rec in recommendations {
+                #expect(Self.anyPetActivities.contains(rec["activity"]?.string ?? ""), "\(rec)")
+                #expect(rec["reasons"]?.array?.first?.string == note, "\(rec)")
+            }
+            #expect(r["excluded"]?.array?.isEmpty == true, "at 18:30 in June with a free calendar every one of them fits")
             #expect(r["next_window"] == .null)
             let p = try #require(lines[2 * i + 1]["result"], "\(lines[2 * i + 1])")
             #expect(p["pet"]?["generic_needs"] == .bool(true))
