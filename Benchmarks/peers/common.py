@@ -1,0 +1,139 @@
+"""Shared pieces of the peer comparisons: paths, pinned Python packages, the CSV schema,
+statistics, and the machine/version description every CSV row carries.
+
+Every workload (filtered_nearest.py, and the ones issue 16 adds) writes rows of the same
+columns (COLUMNS), one row per (system, plan, metric, selectivity), so one notebook can
+read all of them. Peers live in their own modules (postgis.py, scout.py, ...): each starts
+its system, loads points and answers queries; a workload module runs the same queries on
+every peer, checks the answers agree and times them.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import importlib
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]          # the repository
+OUT = ROOT / ".build" / "peers"                     # git-ignored: clusters, CSVs, requests
+PYTHON_DIR = OUT / "python"                         # pinned PyPI packages (pip --target)
+
+# Pinned: psycopg 3 with its binary wheel (libpq inside, no compiler needed). Installed into
+# .build/peers/python the first time; nothing goes into the system's Python.
+PY_PACKAGES = ["psycopg==3.3.9", "psycopg-binary==3.3.9", "typing-extensions==4.16.0"]
+
+COLUMNS = [
+    "run_at", "workload", "system", "plan", "metric", "selectivity", "filter", "matching",
+    "points", "k", "queries", "p50_us", "mean_us", "p99_us", "agree", "differ", "plan_detail",
+    "machine", "versions", "seed", "commit",
+]
+# metric: what was timed
+#   execution   the server's own time for the query (PostgreSQL: EXPLAIN ANALYZE "Execution Time")
+#   planning    PostgreSQL's "Planning Time" of the same statements
+#   round_trip  one query at a time from this Python client: send, wait for the answer
+#   streamed    all queries written at once; (last answer - first write) / queries; no p50/p99
+#   in_process  the library called in the same process (Swift package-benchmark)
+
+
+def log(*parts) -> None:
+    print("peers:", *parts, file=sys.stderr, flush=True)
+
+
+def import_psycopg():
+    """psycopg 3 from the private, pinned package directory; pip installs it there first
+    when it is missing or the pins changed."""
+    stamp = PYTHON_DIR / "PINNED.txt"
+    wanted = "\n".join(PY_PACKAGES) + "\n"
+    if not stamp.is_file() or stamp.read_text() != wanted:
+        log(f"installing {' '.join(PY_PACKAGES)} into {PYTHON_DIR.relative_to(ROOT)} (needs PyPI)")
+        PYTHON_DIR.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+               "--no-warn-script-location", "--root-user-action=ignore", "--upgrade",
+               "--target", str(PYTHON_DIR), *PY_PACKAGES]
+        if subprocess.run(cmd).returncode != 0:
+            sys.exit("peers: pip could not install psycopg; run by hand:\n  " + " ".join(cmd))
+        stamp.write_text(wanted)
+    if str(PYTHON_DIR) not in sys.path:
+        sys.path.insert(0, str(PYTHON_DIR))
+    importlib.invalidate_caches()
+    import psycopg
+    return psycopg
+
+
+# ---------------------------------------------------------------------------------------
+# statistics
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile of an ascending list (q in 0..100)."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, -(-len(sorted_values) * q // 100))   # ceil(n*q/100), at least 1
+    return sorted_values[int(rank) - 1]
+
+
+def summary_us(seconds: list[float]) -> dict:
+    """p50, mean and p99 in microseconds of a list of durations in seconds."""
+    values = sorted(s * 1e6 for s in seconds)
+    if not values:
+        return {"p50_us": "", "mean_us": "", "p99_us": ""}
+    return {"p50_us": round(percentile(values, 50), 1),
+            "mean_us": round(sum(values) / len(values), 1),
+            "p99_us": round(percentile(values, 99), 1)}
+
+
+# ---------------------------------------------------------------------------------------
+# machine and versions
+
+def machine() -> str:
+    model = ""
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        for line in open("/proc/meminfo"):
+            if line.startswith("MemTotal"):
+                mem = f"{int(line.split()[1]) / 1048576:.1f} GiB"
+                break
+    except OSError:
+        pass
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"{os.cpu_count()} cores {model}; {mem}; Linux {platform.release()}; load {load} at start"
+
+
+def git_commit() -> str:
+    try:
+        return subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def now_utc() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+# ---------------------------------------------------------------------------------------
+# CSV
+
+def write_csv(path: Path, rows: list[dict], workload: str) -> None:
+    """Writes rows of COLUMNS to path, keeping rows of other workloads already in it, so
+    several workloads can share one results file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kept = []
+    if path.is_file():
+        with open(path, newline="") as f:
+            kept = [r for r in csv.DictReader(f) if r.get("workload") != workload]
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="raise")
+        w.writeheader()
+        for r in kept + rows:
+            w.writerow({c: r.get(c, "") for c in COLUMNS})
