@@ -9,6 +9,8 @@ import ScoutText
 public final class Breed: Sendable {
     /// Display name, e.g. "Labrador Retriever"; `Mixed` for the mixed-breed profile.
     public let name: String
+    /// ``name`` folded (``TextFolding/fold(_:)``), kept for filters that compare many records.
+    public let foldedName: String
     /// AKC popularity rank (1 = most popular); `nil` for Mixed.
     public let popularityRank: Int?
     /// The AKC traits, 1–5, by ``Trait``.
@@ -61,6 +63,7 @@ public final class Breed: Sendable {
                 weightKg: ClosedRange<Double>?, heightCm: ClosedRange<Double>?, lifeSpanYears: ClosedRange<Double>?,
                 sizeClass: SizeClass?, brachycephalic: Bool) {
         self.name = name
+        self.foldedName = TextFolding.fold(name)
         self.popularityRank = popularityRank
         self.traits = traits
         self.coatType = coatType

@@ -197,8 +197,9 @@ public struct RecordFilter: Sendable {
                 }
                 names = try StringMatch(.array(resolved.map { .string($0) }), path: path, fold: true)
             }
-            let match = names
-            return { if case .dog(let d) = $0 { match.matches(d.breed.name) || match.matches(d.breedName) } else { false } }
+            // Names are folded once here; each dog keeps its folded breed names.
+            let wanted = names.values
+            return { if case .dog(let d) = $0 { wanted.contains(d.breed.foldedName) || wanted.contains(d.foldedBreedName) } else { false } }
         case ("dog", "size"):
             let m = try StringMatch(v, path: path, allowed: SizeClass.allCases.map(\.rawValue))
             return { if case .dog(let d) = $0 { m.matches(d.sizeClass.rawValue) } else { false } }
@@ -291,7 +292,7 @@ public enum FilterKey: Sendable, Hashable {
     public static func values(of record: CatalogRecord, field: String) -> [String] {
         switch (record, field) {
         case (.dog(let d), "breed"):
-            let a = TextFolding.fold(d.breed.name), b = TextFolding.fold(d.breedName)
+            let a = d.breed.foldedName, b = d.foldedBreedName
             return a == b ? [a] : [a, b]
         case (.dog(let d), "owner_id"): return [d.ownerID]
         case (.animal(let a), "shelter_id"): return [a.shelterID]

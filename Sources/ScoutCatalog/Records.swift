@@ -1,5 +1,6 @@
 import ScoutCore
 import ScoutJSON
+import ScoutText
 import ScoutTime
 
 /// The mean and count of 1–5 star ratings of one criterion.
@@ -36,6 +37,8 @@ public final class Dog: Sendable {
     public let name: String
     /// The breed as given.
     public let breedName: String
+    /// ``breedName`` folded, kept for filters that compare many dogs.
+    public let foldedBreedName: String
     /// The resolved profile: the named breed, or the mixed profile for mixed and unknown breeds.
     public let breed: Breed
     /// Birth date.
@@ -63,7 +66,7 @@ public final class Dog: Sendable {
     public init(name: String, breedName: String, breed: Breed, birthDate: LocalDate, sex: String, weightKg: Double,
                 ownerID: String, ownerExperience: Int, about: String, temperament: ReviewAggregate,
                 excitability: ReviewAggregate, experienceNeeded: ReviewAggregate, available: Bool) {
-        self.name = name; self.breedName = breedName; self.breed = breed; self.birthDate = birthDate
+        self.name = name; self.breedName = breedName; self.foldedBreedName = TextFolding.fold(breedName); self.breed = breed; self.birthDate = birthDate
         self.sex = sex; self.weightKg = weightKg; self.ownerID = ownerID; self.ownerExperience = ownerExperience
         self.about = about; self.temperament = temperament; self.excitability = excitability
         self.experienceNeeded = experienceNeeded; self.available = available

@@ -65,7 +65,7 @@ public final class Engine: Sendable {
     }
 
     /// The point set of a kind, created on first use when `create` is true.
-    public func pointSet(kind: String, create: Bool = false) -> PointSet? {
+    package func pointSet(kind: String, create: Bool = false) -> PointSet? {
         sets.withLock { s in
             if let set = s[kind] { return set }
             guard create else { return nil }
