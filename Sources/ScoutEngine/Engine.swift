@@ -385,15 +385,7 @@ public final class Engine: Sendable {
             if a.secondary != b.secondary { return a.secondary < b.secondary }
             return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
-        if let after = q.after {
-            guard let cursor = keyed.first(where: { $0.id == after }) else {
-                throw ScoutError(.notFound, "the after id is not among this query's matches (removed, or the query changed)", path: "after")
-            }
-            keyed = keyed.filter { before(cursor, $0) }
-        }
-        let more = keyed.count > q.limit
-        keyed.sort(by: before)
-        if more { keyed.removeLast(keyed.count - q.limit) }
+        let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: \.id, by: before)
         let hits = keyed.map { k in
             hit(snap, k.ref, kind: q.kind, distance: reference == nil ? nil : k.distance, scores)
         }

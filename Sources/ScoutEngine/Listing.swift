@@ -73,19 +73,29 @@ extension Engine {
             return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
         let total = keyed.count
-        if let after = q.after {
-            guard let cursor = keyed.first(where: { $0.id == after }) else {
-                throw ScoutError(.notFound, "the after id is not among this query's matches (removed, or the query changed)", path: "after")
-            }
-            keyed = keyed.filter { before(cursor, $0) }
-        }
-        let more = keyed.count > q.limit
-        keyed.sort(by: before)
-        if more { keyed.removeLast(keyed.count - q.limit) }
+        let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: \.id, by: before)
         let hits = keyed.map { k in
             hit(id: k.id, kind: q.kind, point: k.point, payload: k.payload, distance: nil, relevance: scores?[k.textID])
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? keyed.last?.id : nil)
+    }
+
+    /// Cuts matches to one page in `before` order: those strictly after the record `after`
+    /// (when given), the first `limit` of them. Returns true when more follow.
+    ///
+    /// - Throws: `not_found` at `after` when that record is not among the matches.
+    static func page<T>(_ items: inout [T], after: String?, limit: Int, id: (T) -> String,
+                        by before: (T, T) -> Bool) throws(ScoutError) -> Bool {
+        if let after {
+            guard let cursor = items.first(where: { id($0) == after }) else {
+                throw ScoutError(.notFound, "the after id is not among this query's matches (removed, or the query changed)", path: "after")
+            }
+            items = items.filter { before(cursor, $0) }
+        }
+        let more = items.count > limit
+        items.sort(by: before)
+        if more { items.removeLast(items.count - limit) }
+        return more
     }
 
     /// Records of a kind by id, in the order asked; `nil` where a record does not exist.

@@ -273,13 +273,7 @@ public final class Worker: Sendable {
             throw ScoutError(.limitExceeded, "at most \(SearchQuery.maximumLimit) ids per remove", path: "ids")
         }
         var list: [String] = []
-        for (i, x) in ids.enumerated() {
-            switch x {
-            case .string(let s): list.append(s)
-            case .number(let t): list.append(t)
-            default: throw ScoutError(.invalidRequest, "ids must be strings or numbers", path: "ids[\(i)]")
-            }
-        }
+        for (i, x) in ids.enumerated() { list.append(try Worker.id(x, path: "ids[\(i)]")) }
         let n = try engine.remove(kind: kind, ids: list)
         w.objectStart(); w.key("removed"); w.int(n); w.objectEnd()
     }
