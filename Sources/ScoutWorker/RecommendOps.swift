@@ -5,6 +5,7 @@ import ScoutJSON
 import ScoutRecommend
 import ScoutSchedule
 import ScoutSolar
+import ScoutText
 import ScoutTime
 
 /// The recommender's ops: `recommend_activities`, `progress`, `recommend_dogs`, `rank_gyms`
@@ -19,7 +20,7 @@ extension Worker {
         let r = try engine.requireRecommender()
         let body = f.reader
         var places = ResolvedPlaces()
-        let (pet, now, zone) = try petAndClock(f, r)
+        let (pet, now, zone) = try petAndClock(f, r, &places)
         var location: GeoPoint?
         if f.has("location") { location = try self.location(f, "location", &places) }
         var home: (point: GeoPoint, radiusM: Double)?
@@ -107,7 +108,8 @@ extension Worker {
     func progress(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let r = try engine.requireRecommender()
         let body = f.reader
-        let (pet, now, zone) = try petAndClock(f, r)
+        var places = ResolvedPlaces()
+        let (pet, now, zone) = try petAndClock(f, r, &places)
         let today = now.localDate(in: zone)
         var first = today.adding(days: -(today.weekday - 1))
         if let text = try body.optionalString("week_start", maxBytes: 20) { first = try LocalDate.parse(text, path: "week_start") }
@@ -118,6 +120,7 @@ extension Worker {
         let p = r.progress(pet: pet, log: try log(body, r), from: midnight(first), to: midnight(first.adding(days: 7)), zone: zone, now: now)
         w.objectStart()
         w.key("weights_version"); w.string(r.weights.version)
+        writeResolved(places, &w)
         w.key("week"); w.objectStart()
         w.key("start"); w.string(p.start.rfc3339)
         w.key("end"); w.string(p.end.rfc3339)
@@ -214,10 +217,15 @@ extension Worker {
     /// of the request's place (`location`, else `home`): a place name's gazetteer zone, or
     /// the time-zone map's zone of a lat/lon point. `nil` only when the request names no
     /// place at all (UTC then) or a point no zone covers.
-    private func petAndClock(_ f: RequestFields, _ r: Recommender) throws(ScoutError) -> (PetProfile, Instant, Zone?) {
+    private func petAndClock(_ f: RequestFields, _ r: Recommender, _ resolved: inout ResolvedPlaces) throws(ScoutError) -> (PetProfile, Instant, Zone?) {
         let body = f.reader
         guard let petJSON = body["pet"] else { throw ScoutError(.invalidRequest, "pet is required", path: "pet") }
+        // Breeds by other names ("Lab") are read as the breed they name, said under `resolved`.
         let pet = try PetProfile.read(petJSON, breeds: r.breeds, path: "pet")
+        if let given = petJSON["breed"]?.string, let breed = pet.breed, TextFolding.fold(given) != TextFolding.fold(breed.name),
+           r.breeds.breed(named: given) != nil {
+            resolved.breeds.append(("pet.breed", given, breed.name))
+        }
         let now = try Instant.parse(try body.string("now", maxBytes: 40), path: "now")
         var zone: Zone?
         if let id = try body.optionalString("timezone", maxBytes: 64) {

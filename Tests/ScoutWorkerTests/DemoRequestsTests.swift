@@ -29,4 +29,34 @@ import Testing
         }
         #expect(screens >= 16, "one call per app screen")
     }
+
+    /// A pet whose breed is named the way people say it ("Lab") gets exactly the answer of
+    /// the breed's own name, and `resolved` says how the name was read.
+    @Test func petsByTheNamesPeopleUse() throws {
+        func request(_ species: String, _ breed: String, op: String) -> String {
+            let pet = #"{"species":"\#(species)","breed":"\#(breed)","birth_date":"2021-04-02","weight_kg":30}"#
+            return op == "progress"
+                ? #"{"op":"progress","pet":\#(pet),"now":"2026-06-10T18:30:00+01:00","timezone":"Europe/Dublin","log":[{"type":"feeding","start":"2026-06-10T08:00:00+01:00"}]}"#
+                : #"{"op":"recommend_activities","pet":\#(pet),"now":"2026-06-10T14:05:00Z","location":{"place":"Galway"},"weather":{"temperature_c":16},"seed":7}"#
+        }
+        for op in ["recommend_activities", "progress"] {
+            let lines = [request("dog", "Lab", op: op), request("dog", "Labrador Retriever", op: op)]
+            let r = try ScoutProcess.serve(Array((lines.joined(separator: "\n") + "\n").utf8), arguments: ["--data", Repository.data])
+            #expect(r.lines.count == 2)
+            let popular = try JSONReader.parse(Array(r.lines[0].utf8)), canonical = try JSONReader.parse(Array(r.lines[1].utf8))
+            #expect(popular["ok"] == .bool(true), "\(r.lines[0])")
+            let resolved = popular["result"]?["resolved"]
+            #expect(resolved?["pet.breed"]?["given"] == .string("Lab") && resolved?["pet.breed"]?["breed"] == .string("Labrador Retriever"))
+            #expect(canonical["result"]?["resolved"]?["pet.breed"] == nil)
+            // Everything else is the same answer.
+            func withoutResolved(_ v: JSONValue) -> JSONValue {
+                guard case .object(let m) = v["result"] ?? .null else { return v }
+                return .object(m.map { key, value in
+                    guard key == "resolved", case .object(let r) = value else { return (key, value) }
+                    return (key, .object(r.filter { $0.0 != "pet.breed" }))
+                }.filter { !($0.0 == "resolved" && $0.1 == .object([])) })
+            }
+            #expect(withoutResolved(popular) == withoutResolved(canonical), "\(op)")
+        }
+    }
 }
