@@ -101,6 +101,31 @@ public struct LineServer {
 
     /// Answers a block of lines in order, running runs of read-only requests in parallel.
     private func handle(_ lines: [Line]) -> Int {
+        // A ranking job answers reads only, so no line needs parsing to know whether it may
+        // run beside the others: the lanes parse as well as answer, and this thread only
+        // reads and writes.
+        if readOnly && threads >= 2 {
+            var texts: [ArraySlice<UInt8>?] = []
+            for line in lines {
+                switch line {
+                case .oversized: texts.append(nil)
+                case .text(var text):
+                    if text.last == 0x0D { text = text.dropLast() }
+                    if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+                    texts.append(text)
+                }
+            }
+            if texts.count >= 2 {
+                let requests = texts
+                run(requests.count) { [worker] k in
+                    guard let text = requests[k] else {
+                        return Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded)
+                    }
+                    return worker.execute(worker.parse(text), allowWrites: false)
+                }
+                return texts.count
+            }
+        }
         var parsed: [Worker.Parsed] = []
         for line in lines {
             switch line {
@@ -117,20 +142,8 @@ public struct LineServer {
             while j < parsed.count && (readOnly || parsed[j].isReadOnly) { j += 1 }
             if j - i >= 2 && threads >= 2 {
                 let group = Array(parsed[i..<j])
-                let out = ResponseSlots(count: group.count)
                 let worker = self.worker, readOnly = self.readOnly
-                let next = Atomic<Int>(0)
-                let lanes = min(threads, group.count)
-                DispatchQueue.global().async {
-                    DispatchQueue.concurrentPerform(iterations: lanes) { _ in
-                        while true {
-                            let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                            guard k < group.count else { return }
-                            out.set(k, worker.execute(group[k], allowWrites: !readOnly))
-                        }
-                    }
-                }
-                for k in 0..<group.count { emit(out.get(k)) }
+                run(group.count) { k in worker.execute(group[k], allowWrites: !readOnly) }
             } else {
                 for k in i..<j { emit(worker.execute(parsed[k], allowWrites: !readOnly)) }
             }
@@ -138,6 +151,24 @@ public struct LineServer {
             i = j
         }
         return parsed.count
+    }
+
+    /// Answers `count` requests on up to `threads` lanes, `answer(k)` for the k-th, and
+    /// writes each answer in order as soon as it and those before it are ready.
+    private func run(_ count: Int, _ answer: @escaping @Sendable (Int) -> Worker.Response) {
+        let out = ResponseSlots(count: count)
+        let next = Atomic<Int>(0)
+        let lanes = min(threads, count)
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: lanes) { _ in
+                while true {
+                    let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard k < count else { return }
+                    out.set(k, answer(k))
+                }
+            }
+        }
+        for k in 0..<count { emit(out.get(k)) }
     }
 
     private func emit(_ response: Worker.Response) {
