@@ -41,13 +41,15 @@ public struct SynonymTable: Sendable {
     public func groups(in text: String) -> [Int] {
         let words = TextFolding.words(text)
         var found = Set<Int>()
-        for i in words.indices {
-            guard let candidates = byFirstWord[words[i]] else { continue }
-            for c in candidates where !found.contains(c.group) && i + c.words.count <= words.count {
-                if zip(c.words, words[i...]).allSatisfy({ $0 == $1 }) { found.insert(c.group) }
-            }
-        }
+        for i in words.indices { for m in phrases(at: i, in: words) { found.insert(m.group) } }
         return found.sorted()
+    }
+
+    /// The phrases that start at word `i` of `words`: their length in words and their group.
+    private func phrases(at i: Int, in words: [String]) -> [(length: Int, group: Int)] {
+        (byFirstWord[words[i]] ?? []).compactMap { c in
+            i + c.words.count <= words.count && zip(c.words, words[i...]).allSatisfy({ $0 == $1 }) ? (c.words.count, c.group) : nil
+        }
     }
 
     /// Every phrase of every group that occurs in `text`, space-separated: the text to
@@ -64,11 +66,7 @@ public struct SynonymTable: Sendable {
         var out: [String] = []
         var i = 0
         while i < words.count {
-            var best: (length: Int, group: Int)?
-            for c in byFirstWord[words[i]] ?? [] where i + c.words.count <= words.count && c.words.count > (best?.length ?? 0) {
-                if zip(c.words, words[i...]).allSatisfy({ $0 == $1 }) { best = (c.words.count, c.group) }
-            }
-            if let best {
+            if let best = phrases(at: i, in: words).max(by: { $0.length < $1.length }) {
                 out.append(groups[best.group][0])
                 i += best.length
             } else {

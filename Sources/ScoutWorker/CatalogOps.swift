@@ -95,14 +95,19 @@ extension Worker {
         }
     }
 
+    /// The request's `ids`: an array of at most `maximum` record ids.
+    static func ids(_ f: RequestFields, maximum: Int) throws(ScoutError) -> [String] {
+        guard let list = f.reader["ids"]?.array else { throw ScoutError(.invalidRequest, "ids must be an array of record ids", path: "ids") }
+        guard list.count <= maximum else { throw ScoutError(.limitExceeded, "ids may hold at most \(maximum) ids", path: "ids") }
+        var ids: [String] = []
+        ids.reserveCapacity(list.count)
+        for (i, v) in list.enumerated() { ids.append(try Worker.id(v, path: "ids[\(i)]")) }
+        return ids
+    }
+
     private func get(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let kind = try f.string("kind")
-        guard let list = f.reader["ids"]?.array else { throw ScoutError(.invalidRequest, "ids must be an array of record ids", path: "ids") }
-        guard list.count <= Engine.maximumGetIds else {
-            throw ScoutError(.limitExceeded, "ids may hold at most \(Engine.maximumGetIds) ids", path: "ids")
-        }
-        var ids: [String] = []
-        for (i, v) in list.enumerated() { ids.append(try Worker.id(v, path: "ids[\(i)]")) }
+        let ids = try Worker.ids(f, maximum: Engine.maximumGetIds)
         let selection = try FieldSelection.read(f, kind: kind)
         let today = try today(f)
         let found = try engine.get(kind: kind, ids: ids)
@@ -144,12 +149,7 @@ extension Worker {
         let ratings = try Reviews.ratings(try f.reader.object("ratings"), criteria: criteria, path: "ratings")
         let outcome = try engine.review(kind: kind, record: id, reviewer: try Worker.id(f.reader["reviewer"], path: "reviewer"),
                                         ratings: ratings, text: try f.reader.optionalString("text", maxBytes: Reviews.maximumTextBytes) ?? "")
-        w.objectStart()
-        w.key("reviewed"); w.string(id)
-        w.key("replaced"); w.bool(outcome.replaced)
-        w.key("changed"); w.bool(outcome.changed)
-        writeFeedback(outcome.record.record, &w)
-        w.objectEnd()
+        writeOutcome(outcome, "reviewed", id, &w)
     }
 
     private func vote(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
@@ -158,8 +158,13 @@ extension Worker {
         let voter = try Worker.id(f.reader["voter"], path: "voter")
         guard f.has("value") else { throw ScoutError(.invalidRequest, "value is required: 1, -1 or 0 (withdraw)", path: "value") }
         let outcome = try engine.vote(kind: kind, record: id, voter: voter, value: try f.reader.integer("value", in: -1...1))
+        writeOutcome(outcome, "voted", id, &w)
+    }
+
+    /// `{"<verb>": id, "replaced", "changed", <the record's aggregates>}`: a review's or a vote's answer.
+    private func writeOutcome(_ outcome: FeedbackOutcome, _ verb: String, _ id: String, _ w: inout JSONWriter) {
         w.objectStart()
-        w.key("voted"); w.string(id)
+        w.key(verb); w.string(id)
         w.key("replaced"); w.bool(outcome.replaced)
         w.key("changed"); w.bool(outcome.changed)
         writeFeedback(outcome.record.record, &w)

@@ -268,13 +268,7 @@ public final class Worker: Sendable {
 
     private func remove(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let kind = try f.string("kind")
-        guard let ids = f.reader["ids"]?.array else { throw ScoutError(.invalidRequest, "ids must be an array", path: "ids") }
-        guard ids.count <= SearchQuery.maximumLimit else {
-            throw ScoutError(.limitExceeded, "at most \(SearchQuery.maximumLimit) ids per remove", path: "ids")
-        }
-        var list: [String] = []
-        for (i, x) in ids.enumerated() { list.append(try Worker.id(x, path: "ids[\(i)]")) }
-        let n = try engine.remove(kind: kind, ids: list)
+        let n = try engine.remove(kind: kind, ids: try Worker.ids(f, maximum: SearchQuery.maximumLimit))
         w.objectStart(); w.key("removed"); w.int(n); w.objectEnd()
     }
 
