@@ -20,6 +20,7 @@
 //   ScoutEngine           the library facade: kinds, records, loading, search
 //   Scout                 the umbrella a service imports: re-exports Core, Time, Catalog, Schedule,
 //                         Recommend and Engine
+//   ScoutState            durable state: a write-ahead journal, recovery, compaction into snapshots
 //   ScoutWorker           the `scout serve` JSON Lines protocol
 //   scout                 the command-line executable
 //
@@ -38,6 +39,7 @@ let package = Package(
         .library(name: "ScoutGeodesy", targets: ["ScoutGeodesy"]),
         .library(name: "ScoutCore", targets: ["ScoutCore"]),
         .library(name: "ScoutWorker", targets: ["ScoutWorker"]),
+        .library(name: "ScoutState", targets: ["ScoutState"]),
         .library(name: "ScoutText", targets: ["ScoutText"]),
         .library(name: "ScoutTime", targets: ["ScoutTime"]),
         .library(name: "ScoutCatalog", targets: ["ScoutCatalog"]),
@@ -75,10 +77,11 @@ let package = Package(
                                                     "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
         .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
                                               "ScoutEngine"]),
+        .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutEngine"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
                                                     "ScoutRecommend", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry",
-                                                   "ScoutCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                                                   "ScoutCore", "ScoutState", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
         .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
@@ -114,6 +117,9 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
             "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),
+        .testTarget(name: "ScoutStateTests", dependencies: [
+            "ScoutState", "ScoutEngine", "ScoutIndex", "ScoutWorker", "ScoutCatalog", "ScoutJSON", "ScoutCore", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutArchitectureTests", dependencies: ["Scout", "ScoutTestSupport"]),
     ]
 )

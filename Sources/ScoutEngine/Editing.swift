@@ -161,7 +161,7 @@ extension Engine {
         throws(ScoutError) -> SearchHit {
         let set = try loadedSet(kind: kind)
         let placeless = placelessSet(kind: kind)
-        return try writeLock.withLock { (_: inout ()) throws(ScoutError) -> SearchHit in
+        return try write { () throws(ScoutError) -> (change: EngineChange?, apply: () -> SearchHit) in
             let current: (GeoPoint?, RecordPayload?)
             if let e = set.entry(id: id) {
                 current = (e.point, Engine.payload(e))
@@ -172,9 +172,12 @@ extension Engine {
             }
             let (point, fields, path) = try change((current.0, current.1?.fields ?? []))
             let prepared = try prepare([PointRecord(id: id, kind: kind, point: point, fields: fields)], fieldPath: path)
-            apply(prepared)
-            let payload = prepared.located[kind]?.first?.payload as? RecordPayload ?? prepared.placeless[kind]?.first?.payload
-            return hit(id: id, kind: kind, point: prepared.located[kind]?.first?.point, payload: payload, distance: nil, relevance: nil)
+            return (EngineChange.upsert(prepared.stored), { () -> SearchHit in
+                self.apply(prepared)
+                let payload = prepared.located[kind]?.first?.payload as? RecordPayload ?? prepared.placeless[kind]?.first?.payload
+                return self.hit(id: id, kind: kind, point: prepared.located[kind]?.first?.point, payload: payload, distance: nil,
+                                relevance: nil)
+            })
         }
     }
 }

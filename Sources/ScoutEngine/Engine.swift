@@ -39,6 +39,8 @@ public final class Engine: Sendable {
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
     private let snapshotReference = Mutex<SnapshotReferenceFiles?>(nil)
+    /// The journal writes are recorded in before they are applied (``WriteJournal``).
+    let journalSlot = Mutex<(any WriteJournal)?>(nil)
     /// PROJ transformations to lon/lat, cached per CRS.
     public let transforms = CRSTransform.Pool()
     /// Prepared polygons of recent searches, reused when the same area comes again.
@@ -109,6 +111,15 @@ public final class Engine: Sendable {
                          path: path)
     }
 
+    /// Every kind's point set, as it stands.
+    func setsNow() -> [String: PointSet] { sets.withLock { $0 } }
+
+    /// Every kind's records without a place, as they stand.
+    func placelessSetsNow() -> [String: PlacelessSet] { placelessSets.withLock { $0 } }
+
+    /// The reference files of the snapshot this engine was restored from (none otherwise).
+    var referenceFiles: SnapshotReferenceFiles { snapshotReference.withLock { $0 } ?? SnapshotReferenceFiles() }
+
     /// Kinds with at least one point ever loaded, sorted.
     public var kinds: [String] { sets.withLock { Array($0.keys) }.sorted() }
 
@@ -123,7 +134,7 @@ public final class Engine: Sendable {
     @discardableResult
     public func upsert(_ records: [PointRecord]) throws(ScoutError) -> Int {
         let prepared = try prepare(records)
-        writeLock.withLock { _ in apply(prepared) }
+        try write { () throws(ScoutError) in (EngineChange.upsert(prepared.stored), { self.apply(prepared) }) }
         return records.count
     }
 
@@ -131,6 +142,22 @@ public final class Engine: Sendable {
     struct PreparedWrite {
         var located: [String: [PointSet.Record]] = [:]
         var placeless: [String: [(id: String, payload: RecordPayload?)]] = [:]
+
+        /// The records as they will be stored (dogs at their published cells), kind by
+        /// kind, those with a place first: upserted again, they are grouped and applied the
+        /// same way, so a journal's replay reaches the same state.
+        var stored: [PointRecord] {
+            var out: [PointRecord] = []
+            for kind in Set(located.keys).union(placeless.keys).sorted() {
+                for r in located[kind] ?? [] {
+                    out.append(PointRecord(id: r.id, kind: kind, point: r.point, fields: (r.payload as? RecordPayload)?.fields ?? []))
+                }
+                for r in placeless[kind] ?? [] {
+                    out.append(PointRecord(id: r.id, kind: kind, point: nil, fields: r.payload?.fields ?? []))
+                }
+            }
+            return out
+        }
     }
 
     /// Validates records and builds what the index keeps of them (no lock needed). Errors
@@ -190,11 +217,18 @@ public final class Engine: Sendable {
     public func remove(kind: String, ids: [String]) throws(ScoutError) -> Int {
         try PointRecord.validateKind(kind, path: "kind")
         guard let set = pointSet(kind: kind) else { return 0 }
-        return writeLock.withLock { _ in
-            guard let placeless = placelessSet(kind: kind) else { return set.remove(ids: ids) }
-            storeSequence.add(1, ordering: .sequentiallyConsistent)
-            defer { storeSequence.add(1, ordering: .sequentiallyConsistent) }
-            return set.remove(ids: ids) + placeless.remove(ids: ids)
+        return try write { () throws(ScoutError) in
+            // Only ids that are there are journalled; removing nothing is no change.
+            let placeless = self.placelessSet(kind: kind)
+            let placelessNow = placeless?.snapshot()
+            let present = ids.filter { set.entry(id: $0) != nil || placelessNow?.byID[$0] != nil }
+            let change = present.isEmpty ? nil : EngineChange.remove(kind: kind, ids: present)
+            return (change, { () -> Int in
+                guard let placeless else { return set.remove(ids: ids) }
+                self.storeSequence.add(1, ordering: .sequentiallyConsistent)
+                defer { self.storeSequence.add(1, ordering: .sequentiallyConsistent) }
+                return set.remove(ids: ids) + placeless.remove(ids: ids)
+            })
         }
     }
 
@@ -219,7 +253,8 @@ public final class Engine: Sendable {
     ///
     /// The reference files are read from `dataDirectory` (which must be the directory the
     /// engine's catalogue came from); without one, those of the snapshot the engine was
-    /// restored from, if any. Writes wait while the state is exported; searches do not.
+    /// restored from, if any. The records are taken at one moment (writes wait only for
+    /// that, not for the export); searches never wait.
     ///
     /// ```swift
     /// try engine.writeSnapshot(to: "catalogue.snap", dataDirectory: "data")
@@ -231,14 +266,8 @@ public final class Engine: Sendable {
         if let dataDirectory { reference = try SnapshotReferenceFiles.read(dataDirectory: dataDirectory) } else {
             reference = snapshotReference.withLock { $0 } ?? SnapshotReferenceFiles()
         }
-        let kinds = writeLock.withLock { _ in
-            let located = sets.withLock { $0 }, placeless = placelessSets.withLock { $0 }
-            return Set(located.keys).union(placeless.keys).map { name in
-                SnapshotFile.Kind(name: name, live: located[name]?.exportLive() ?? LiveExport(ids: [], coords: [], payloads: []),
-                                  placeless: placeless[name]?.snapshot())
-            }
-        }
-        try SnapshotFile.write(path: path, kinds: kinds, reference: reference, privacy: privacy)
+        let state = writeLock.withLock { _ in capturedState() }
+        try writeSnapshot(CapturedState(kinds: state.kinds, reference: reference), to: path)
     }
 
     /// An engine restored from a snapshot file: its reference data, records (with a place

@@ -759,24 +759,24 @@ enum SnapshotFile {
 }
 
 /// Little-endian bytes, appended.
-struct ByteWriter {
-    var bytes: [UInt8] = []
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
-    mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
-    mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+package struct ByteWriter {
+    package var bytes: [UInt8] = []
+    package init(capacity: Int) { bytes.reserveCapacity(capacity) }
+    package mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    package mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) } }
+    package mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
 }
 
 extension UnsafeRawBufferPointer {
     /// The little-endian `UInt32` at byte `offset` (any alignment; the caller checked bounds).
-    @inline(__always) func le32(_ offset: Int) -> UInt32 { UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    @inline(__always) package func le32(_ offset: Int) -> UInt32 { UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
     /// The little-endian `UInt64` at byte `offset` (any alignment; the caller checked bounds).
-    @inline(__always) func le64(_ offset: Int) -> UInt64 { UInt64(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    @inline(__always) package func le64(_ offset: Int) -> UInt64 { UInt64(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
 }
 
 /// xxHash64 (Yann Collet's XXH64, seed 0): a fast non-cryptographic checksum; any flipped
 /// byte changes it. `hash([])` is `0xEF46DB3751D8E999`.
-enum XXHash64 {
+package enum XXHash64 {
     static let p1: UInt64 = 11_400_714_785_074_694_791
     static let p2: UInt64 = 14_029_467_366_897_019_727
     static let p3: UInt64 = 1_609_587_929_392_839_161
@@ -784,7 +784,7 @@ enum XXHash64 {
     static let p5: UInt64 = 2_870_177_450_012_600_261
 
     /// The hash of an array's bytes.
-    static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { hash($0) } }
+    package static func hash(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { hash($0) } }
 
     @inline(__always) private static func rotl(_ x: UInt64, _ r: UInt64) -> UInt64 { (x << r) | (x >> (64 - r)) }
     @inline(__always) private static func round(_ acc: UInt64, _ input: UInt64) -> UInt64 { rotl(acc &+ input &* p2, 31) &* p1 }
@@ -792,7 +792,7 @@ enum XXHash64 {
 
     /// The hash of a buffer's bytes.
     /// - Complexity: O(n), about a byte a cycle's fraction: 32 bytes a step in four lanes.
-    static func hash(_ b: UnsafeRawBufferPointer) -> UInt64 {
+    package static func hash(_ b: UnsafeRawBufferPointer) -> UInt64 {
         let n = b.count
         var i = 0
         var h: UInt64

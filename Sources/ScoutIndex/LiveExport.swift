@@ -36,8 +36,17 @@ extension PointSet {
     /// let copy = try PointSet(restoring: live)   // answers every query as `set` does
     /// ```
     /// - Complexity: O(n log n) for n live points (one tree build); the set keeps serving.
+    public func exportLive() -> LiveExport { snapshot().exportLive() }
+}
+
+extension PointSet.Snapshot {
+    /// The live points of this snapshot, renumbered `0..<live` in packed-tree order (see
+    /// ``PointSet/exportLive()``). A snapshot never changes, so this may run on any thread
+    /// while the set keeps taking writes.
+    ///
+    /// - Complexity: O(n log n) for n live points (one tree build).
     public func exportLive() -> LiveExport {
-        let s = snapshot()
+        let s = self
         // A set that is one clean level over every entry (a restored set before any write)
         // is exported as it stands, so a snapshot of a restored set is the same file.
         let tree: PackedTree
@@ -61,7 +70,9 @@ extension PointSet {
         }
         return LiveExport(ids: ids, coords: tree.coords, payloads: payloads)
     }
+}
 
+extension PointSet {
     /// A set holding exactly the points of `live`, packed as one level whose tree is
     /// `live.coords` as given (not sorted again), at version 1.
     ///

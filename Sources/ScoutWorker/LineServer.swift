@@ -3,6 +3,8 @@ import Glibc
 #endif
 
 import Dispatch
+import ScoutCore
+import ScoutEngine
 import Synchronization
 
 /// Runs a ``Worker`` over file descriptors: request lines in, response lines out. Both
@@ -22,6 +24,13 @@ import Synchronization
 /// `limit_exceeded`. Each response line is written with one `write` call. Nothing else
 /// goes to the output; EOF ends the loop. The output of a run depends only on the
 /// requests and the engine, never on the thread count.
+///
+/// With a journal attached to the engine (``Engine/attach(journal:)``), the writes of one
+/// block of input lines commit together: each is applied and journalled in turn, the
+/// answers from the first write on are held, and one commit (one flush under `--fsync
+/// always`) covers them all before they are written — group commit for a stream of
+/// writes, and no answer ever tells of a write the journal could still lose. If a commit
+/// fails, the held answers are dropped, the loop ends and ``failure`` says why.
 public struct LineServer {
     let worker: Worker
     let input: Int32
@@ -32,6 +41,11 @@ public struct LineServer {
     public let readOnly: Bool
     /// Called on the writing thread after each response line is written.
     let observer: ((Worker.Response) -> Void)?
+    private let outbox = Outbox()
+
+    /// Why the last ``run()`` stopped before the end of its input (a journal commit
+    /// failed), or `nil`.
+    public var failure: ScoutError? { outbox.failure }
 
     /// Serves `worker` from `input` to `output` (default: stdin and stdout) on `threads`
     /// threads (default: every core).
@@ -75,6 +89,7 @@ public struct LineServer {
                 start = i + 1
             }
             answered += handle(lines)
+            if outbox.failure != nil { return answered }
             if !skipping {
                 buffer.append(contentsOf: chunk[start..<n])
                 if buffer.count > Worker.maximumLineBytes {
@@ -136,20 +151,38 @@ public struct LineServer {
                 parsed.append(worker.parse(text))
             }
         }
-        var i = 0
-        while i < parsed.count {
-            var j = i
-            while j < parsed.count && (readOnly || parsed[j].isReadOnly) { j += 1 }
-            if j - i >= 2 && threads >= 2 {
-                let group = Array(parsed[i..<j])
-                let worker = self.worker, readOnly = self.readOnly
-                run(group.count) { k in worker.execute(group[k], allowWrites: !readOnly) }
-            } else {
-                for k in i..<j { emit(worker.execute(parsed[k], allowWrites: !readOnly)) }
+        // Writes commit together at the end of the block; answers after the first write wait for it.
+        let journalled = worker.engine.isJournalled
+        let (_, ticket) = worker.engine.withDeferredCommits {
+            var i = 0
+            while i < parsed.count {
+                var j = i
+                while j < parsed.count && (readOnly || parsed[j].isReadOnly) { j += 1 }
+                if j - i >= 2 && threads >= 2 {
+                    let group = Array(parsed[i..<j])
+                    let worker = self.worker, readOnly = self.readOnly
+                    run(group.count) { k in worker.execute(group[k], allowWrites: !readOnly) }
+                } else {
+                    for k in i..<j { emit(worker.execute(parsed[k], allowWrites: !readOnly)) }
+                }
+                if j < parsed.count {
+                    let response = worker.execute(parsed[j], allowWrites: !readOnly)
+                    if journalled { outbox.holding = true }
+                    emit(response)
+                    j += 1
+                }
+                i = j
             }
-            if j < parsed.count { emit(worker.execute(parsed[j], allowWrites: !readOnly)); j += 1 }
-            i = j
         }
+        if let ticket {
+            do { try worker.engine.commit(through: ticket) } catch {
+                outbox.failure = error
+                outbox.held.removeAll()
+            }
+        }
+        outbox.holding = false
+        for response in outbox.held { write(response) }
+        outbox.held.removeAll()
         return parsed.count
     }
 
@@ -172,18 +205,30 @@ public struct LineServer {
     }
 
     private func emit(_ response: Worker.Response) {
+        if outbox.holding { outbox.held.append(response) } else { write(response) }
+    }
+
+    private func write(_ response: Worker.Response) {
         var out = response.line
         out.append(0x0A)
         out.withUnsafeBytes { raw in
             var off = 0
             while off < raw.count {
-                let w = write(output, raw.baseAddress! + off, raw.count - off)
+                let w = Glibc.write(output, raw.baseAddress! + off, raw.count - off)
                 if w < 0 { if errno == EINTR { continue }; return }
                 off += w
             }
         }
         observer?(response)
     }
+}
+
+/// Answers held until the writes before them are committed, and why serving stopped.
+/// Used by the one thread that writes responses.
+private final class Outbox: @unchecked Sendable {
+    var holding = false
+    var held: [Worker.Response] = []
+    var failure: ScoutError?
 }
 
 /// Response slots filled by parallel workers, each slot by exactly one of them, and read

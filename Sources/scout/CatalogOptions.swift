@@ -60,11 +60,6 @@ struct CatalogOptions: ParsableArguments {
                 recommender = r
                 log("reference data from \(dir): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places, "
                     + "\(r.catalog.activities.count) activities (catalogue \(r.catalog.version), weights \(r.weights.version))")
-                if access(dir + "/timezones.bin", R_OK) == 0 {
-                    timeZones = try TimeZoneMap.load(path: dir + "/timezones.bin")
-                } else {
-                    log("no \(dir)/timezones.bin (python3 scripts/build_data.py --time-zones): lat/lon points without a timezone use UTC")
-                }
             } catch {
                 log("could not load reference data from \(dir): \(error)")
                 throw ExitCode(1)
@@ -72,10 +67,25 @@ struct CatalogOptions: ParsableArguments {
         } else {
             log("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
         }
+        timeZones = try timeZoneMap()
         let engine = Engine(catalog: catalog, privacy: exactDogLocations ? .exact : .approximate, recommender: recommender,
                             timeZones: timeZones)
         try load(into: engine)
         return engine
+    }
+
+    /// The time-zone polygons of the data directory's `timezones.bin` (`nil`, with a log
+    /// line, when there is none); exits with status 1 when the file cannot be read.
+    func timeZoneMap() throws -> TimeZoneMap? {
+        guard let dir = resolvedDataDirectory else { return nil }
+        guard access(dir + "/timezones.bin", R_OK) == 0 else {
+            log("no \(dir)/timezones.bin (python3 scripts/build_data.py --time-zones): lat/lon points without a timezone use UTC")
+            return nil
+        }
+        do { return try TimeZoneMap.load(path: dir + "/timezones.bin") } catch {
+            log("could not load \(dir)/timezones.bin: \(error)")
+            throw ExitCode(1)
+        }
     }
 
     /// The data directory: `--data`, else `./data` when it holds breeds.csv.
@@ -84,17 +94,7 @@ struct CatalogOptions: ParsableArguments {
     /// An engine restored from `--snapshot` (time zones from the data directory), with the
     /// `--load` records on top.
     private func engine(snapshot path: String, dataDirectory dir: String?) throws -> Engine {
-        var timeZones: TimeZoneMap?
-        if let dir {
-            if access(dir + "/timezones.bin", R_OK) == 0 {
-                do { timeZones = try TimeZoneMap.load(path: dir + "/timezones.bin") } catch {
-                    log("could not load \(dir)/timezones.bin: \(error)")
-                    throw ExitCode(1)
-                }
-            } else {
-                log("no \(dir)/timezones.bin (python3 scripts/build_data.py --time-zones): lat/lon points without a timezone use UTC")
-            }
-        }
+        let timeZones = try timeZoneMap()
         let engine: Engine
         let started = Progress.now()
         do {

@@ -1,4 +1,8 @@
 import ArgumentParser
+import ScoutCatalog
+import ScoutCore
+import ScoutEngine
+import ScoutState
 import ScoutWorker
 
 /// `scout serve`: the JSON Lines worker.
@@ -6,7 +10,8 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer JSON Lines requests on stdin, one response line each on stdout (docs/protocol.md).",
         discussion: "Runs of read-only requests are answered in parallel; a write waits for the reads before it "
-            + "and is seen by every read after it. Responses keep the order of the requests.")
+            + "and is seen by every read after it. Responses keep the order of the requests. With --state, every write "
+            + "is journalled before it is answered and the catalogue survives restarts and crashes (docs/operations.md).")
 
     @OptionGroup var catalog: CatalogOptions
 
@@ -15,14 +20,110 @@ struct Serve: ParsableCommand {
         valueName: "dir"))
     var dataRoots: [String] = []
 
+    @Option(name: .customLong("state"), help: ArgumentHelp(
+        "A directory that keeps the catalogue across restarts: a snapshot and a journal of every write. Created from "
+            + "--data/--load/--snapshot on the first start; later starts recover from it and ignore --load and --snapshot.",
+        valueName: "dir"))
+    var state: String?
+
+    @Option(name: .customLong("fsync"), help: ArgumentHelp(
+        "With --state: flush the journal to disk before answering each write (always; writes waiting together share a flush), "
+            + "once a second (everysec), or leave it to the kernel (no).", valueName: "always|everysec|no"))
+    var fsync: FsyncPolicy = .everysec
+
+    @Option(name: .customLong("compact-at"), help: ArgumentHelp(
+        "With --state: fold the journal into a new snapshot once it is this large (bytes, or with K, M or G).", valueName: "size"))
+    var compactAt: ByteCount = ByteCount(bytes: 64 << 20)
+
+    func validate() throws {
+        if state == nil {
+            if fsync != .everysec { throw ValidationError("--fsync goes with --state, which is missing") }
+            if compactAt.bytes != 64 << 20 { throw ValidationError("--compact-at goes with --state, which is missing") }
+        }
+        guard compactAt.bytes >= 4096 else { throw ValidationError("--compact-at must be at least 4K") }
+    }
+
     func run() throws {
         let files: FileAccess
         do { files = try FileAccess(roots: dataRoots) } catch {
             throw ValidationError("--data-root: \(error.message)")
         }
-        let engine = try catalog.engine()
+        var journal: Journal?
+        let engine: Engine
+        if let state {
+            let opened = try openState(state)
+            engine = opened.engine
+            journal = opened.journal
+        } else {
+            engine = try catalog.engine()
+        }
         let worker = Worker(engine: engine, files: files, deadlineMilliseconds: catalog.deadline)
-        let served = LineServer(worker: worker, threads: catalog.threads).run()
+        let server = LineServer(worker: worker, threads: catalog.threads)
+        let served = server.run()
+        if let failure = server.failure {
+            log("stopped after \(served) requests: \(failure.message)")
+            throw ExitCode(1)
+        }
+        journal?.close()
         log("served \(served) requests")
     }
+
+    /// The engine recovered from (or, on the first start, created in) the state directory.
+    private func openState(_ directory: String) throws -> StateDirectory.Opened {
+        let privacy: LocationPrivacy = catalog.exactDogLocations ? .exact : .approximate
+        let options = StateDirectory.Options(policy: fsync, compactAt: compactAt.bytes, privacy: privacy,
+                                             timeZones: try catalog.timeZoneMap(), log: { log($0) })
+        var firstFailure: (any Error)?
+        let opened: StateDirectory.Opened
+        do {
+            opened = try StateDirectory.open(directory, options: options) { () throws(ScoutError) in
+                do {
+                    let engine = try catalog.engine()
+                    return (engine, catalog.snapshot == nil ? catalog.resolvedDataDirectory : nil)
+                } catch {
+                    firstFailure = error
+                    throw ScoutError(.internal, "the first catalogue could not be built")
+                }
+            }
+        } catch {
+            if let firstFailure { throw firstFailure }
+            log("could not open the state directory: \(error)")
+            throw ExitCode(1)
+        }
+        let counts = opened.engine.stats().map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
+        if opened.created {
+            log("state \(directory): created (\(counts.isEmpty ? "no records" : counts))")
+        } else {
+            if !catalog.loads.isEmpty || catalog.snapshot != nil {
+                log("state \(directory) already holds the catalogue: --load and --snapshot are ignored (they only seed a new state directory)")
+            }
+            log("state \(directory): recovered \(counts.isEmpty ? "no records" : counts), \(opened.replayed) journal records replayed"
+                + (opened.cutBytes > 0 ? ", \(opened.cutBytes) torn bytes cut" : "") + " in \(String(format: "%.3f", opened.seconds)) s")
+        }
+        return opened
+    }
+}
+
+extension FsyncPolicy: ExpressibleByArgument {}
+
+/// A size in bytes given as a number with an optional K, M or G (binary) suffix.
+struct ByteCount: ExpressibleByArgument, Equatable {
+    let bytes: Int
+    init(bytes: Int) { self.bytes = bytes }
+    init?(argument: String) {
+        var digits = Substring(argument.uppercased())
+        var scale = 1
+        if digits.hasSuffix("B") { digits = digits.dropLast() }
+        if digits.hasSuffix("I") { digits = digits.dropLast() }
+        switch digits.last {
+        case "K": scale = 1 << 10
+        case "M": scale = 1 << 20
+        case "G": scale = 1 << 30
+        default: break
+        }
+        if scale > 1 { digits = digits.dropLast() }
+        guard let n = Int(digits), n >= 0, n <= Int.max / scale else { return nil }
+        bytes = n * scale
+    }
+    var defaultValueDescription: String { bytes % (1 << 20) == 0 ? "\(bytes >> 20)M" : "\(bytes)" }
 }
