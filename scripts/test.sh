@@ -13,6 +13,8 @@ if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
 fi
 grep "^spark_test" .build/spark-test.log
+# Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (full run: --kills 100).
+python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 10 | tail -n 1
 # Each fuzz target replays its regressions, then fuzzes for 5 s (docs/fuzzing.md).
 bash scripts/fuzz.sh 5 2>&1 | tail -n 6
 swift test --skip-build --parallel --num-workers 2 2>&1 | tail -n 40

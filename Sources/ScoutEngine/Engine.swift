@@ -164,6 +164,9 @@ public final class Engine: Sendable {
     /// in typed fields are reported under `fieldPath` when given (a patch's `set`).
     func prepare(_ records: [PointRecord], fieldPath: String? = nil) throws(ScoutError) -> PreparedWrite {
         var out = PreparedWrite()
+        // A kind whose records may or may not have a place can get one id twice in a batch,
+        // once with a place and once without: the last one wins, as within each store.
+        var placedLast: [String: [String: Bool]] = [:]
         for (i, r) in records.enumerated() {
             let at = r.source ?? "records[\(i)]"
             try PointRecord.validateKind(r.kind, path: "\(at).kind")
@@ -179,6 +182,7 @@ public final class Engine: Sendable {
             let typed = try catalog.record(kind: r.kind, fields: r.fields, path: fieldPath ?? r.source.map { "\($0): " } ?? at)
             let payload: RecordPayload?
             if case .other = typed, r.fields.isEmpty { payload = nil } else { payload = RecordPayload(fields: r.fields, record: typed) }
+            if placement == .optional { placedLast[r.kind, default: [:]][r.id] = r.point != nil }
             guard let point = r.point else {
                 out.placeless[r.kind, default: []].append((r.id, payload))
                 continue
@@ -188,6 +192,10 @@ public final class Engine: Sendable {
             // of the published cell only.
             let shown = privacy.hides(kind: r.kind) ? privacy.shown(point, kind: r.kind) : point
             out.located[r.kind, default: []].append(PointSet.Record(id: r.id, point: shown, payload: payload))
+        }
+        for (kind, last) in placedLast where out.located[kind] != nil && out.placeless[kind] != nil {
+            out.located[kind]!.removeAll { last[$0.id] == false }
+            out.placeless[kind]!.removeAll { last[$0.id] == true }
         }
         return out
     }

@@ -28,19 +28,26 @@ struct Serve: ParsableCommand {
 
     @Option(name: .customLong("fsync"), help: ArgumentHelp(
         "With --state: flush the journal to disk before answering each write (always; writes waiting together share a flush), "
-            + "once a second (everysec), or leave it to the kernel (no).", valueName: "always|everysec|no"))
-    var fsync: FsyncPolicy = .everysec
+            + "once a second (everysec, the default), or leave it to the kernel (no).",
+        valueName: "always|everysec|no"))
+    var fsyncOption: FsyncPolicy?
 
     @Option(name: .customLong("compact-at"), help: ArgumentHelp(
-        "With --state: fold the journal into a new snapshot once it is this large (bytes, or with K, M or G).", valueName: "size"))
-    var compactAt: ByteCount = ByteCount(bytes: 64 << 20)
+        "With --state: fold the journal into a new snapshot once it is this large (bytes, or with K, M or G; default 64M).",
+        valueName: "size"))
+    var compactAtOption: ByteCount?
+
+    /// The journal's flush policy (default: once a second, as Redis's default).
+    var fsync: FsyncPolicy { fsyncOption ?? .everysec }
+    /// The journal size that starts a compaction (default 64 MiB).
+    var compactAt: Int { compactAtOption?.bytes ?? 64 << 20 }
 
     func validate() throws {
         if state == nil {
-            if fsync != .everysec { throw ValidationError("--fsync goes with --state, which is missing") }
-            if compactAt.bytes != 64 << 20 { throw ValidationError("--compact-at goes with --state, which is missing") }
+            if fsyncOption != nil { throw ValidationError("--fsync goes with --state, which is missing") }
+            if compactAtOption != nil { throw ValidationError("--compact-at goes with --state, which is missing") }
         }
-        guard compactAt.bytes >= 4096 else { throw ValidationError("--compact-at must be at least 4K") }
+        guard compactAt >= 4096 else { throw ValidationError("--compact-at must be at least 4K") }
     }
 
     func run() throws {
@@ -71,7 +78,7 @@ struct Serve: ParsableCommand {
     /// The engine recovered from (or, on the first start, created in) the state directory.
     private func openState(_ directory: String) throws -> StateDirectory.Opened {
         let privacy: LocationPrivacy = catalog.exactDogLocations ? .exact : .approximate
-        let options = StateDirectory.Options(policy: fsync, compactAt: compactAt.bytes, privacy: privacy,
+        let options = StateDirectory.Options(policy: fsync, compactAt: compactAt, privacy: privacy,
                                              timeZones: try catalog.timeZoneMap(), log: { log($0) })
         var firstFailure: (any Error)?
         let opened: StateDirectory.Opened
@@ -125,5 +132,4 @@ struct ByteCount: ExpressibleByArgument, Equatable {
         guard let n = Int(digits), n >= 0, n <= Int.max / scale else { return nil }
         bytes = n * scale
     }
-    var defaultValueDescription: String { bytes % (1 << 20) == 0 ? "\(bytes >> 20)M" : "\(bytes)" }
 }

@@ -1138,6 +1138,22 @@ struct RandomFilter {
         #expect((c["reads"] ?? 0) >= 10)
         #expect(c.keys.sorted() == ["reads"], "\(c)")
     }
+
+    /// One id twice in a batch of an untyped kind, once with a place and once without: the
+    /// later one wins, whichever it is — as it does when both have a place (found by the
+    /// crash test, where a replayed batch and the live engine disagreed).
+    @Test(arguments: [true, false])
+    func theLastOfAnIdInABatchWinsAcrossPlacements(_ placedLast: Bool) throws {
+        let engine = Engine()
+        let placed = PointRecord(id: "a", kind: "spot", point: GeoPoint(lat: 10, lon: 20), fields: [("v", .number("1"))])
+        let placeless = PointRecord(id: "a", kind: "spot", point: nil, fields: [("v", .number("2"))])
+        try engine.upsert(placedLast ? [placeless, placed] : [placed, placeless])
+        let got = try #require(try engine.get(kind: "spot", ids: ["a"]).first ?? nil)
+        #expect((got.point != nil) == placedLast)
+        #expect(got.fields.first?.1 == .number(placedLast ? "1" : "2"))
+        let near = try engine.search(SearchQuery(kind: "spot", area: .radius(center: GeoPoint(lat: 10, lon: 20), meters: 1000)))
+        #expect(near.total == (placedLast ? 1 : 0))
+    }
 }
 
 extension CatalogRecord {
