@@ -6,6 +6,7 @@ import ScoutIndex
 import ScoutJSON
 @testable import ScoutState
 import ScoutTestSupport
+import ScoutWorker
 import Testing
 
 /// The state directory (`docs/operations.md`): every write journalled before it is applied,
@@ -365,6 +366,40 @@ import Testing
         opened.journal.close()
         let again = try JournalTests.open(dir)
         #expect(again.engine.stats().first { $0.kind == "spot" }?.count == 400)
+        again.journal.close()
+    }
+
+    /// The worker's loop commits a block of writes with one flush under `always`, and
+    /// holds every answer from the first write on until then; after a restart every
+    /// answered write is there.
+    @Test func theWorkerCommitsABlockOfWritesWithOneFlush() throws {
+        let dir = JournalTests.directory("block")
+        let opened = try JournalTests.open(dir)
+        var input = ""
+        input += #"{"id":0,"op":"stats"}"# + "\n"
+        for i in 1...100 { input += #"{"id":\#(i),"op":"upsert","records":[{"id":"s\#(i)","kind":"spot","lat":1,"lon":\#(i)}]}"# + "\n" }
+        input += #"{"id":101,"op":"search","kind":"spot","near":{"lat":1,"lon":50},"radius_m":1,"limit":1}"# + "\n"
+        var fds: [Int32] = [0, 0], out: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0 && pipe(&out) == 0)
+        let bytes = Array(input.utf8)
+        try #require(bytes.count < 60_000)   // one read of the loop's 64 KiB block
+        #expect(write(fds[1], bytes, bytes.count) == bytes.count)
+        close(fds[1])
+        let flushesBefore = opened.journal.counters.flushes
+        let server = LineServer(worker: Worker(engine: opened.engine), input: fds[0], output: out[1], threads: 2)
+        #expect(server.run() == 102)
+        close(out[1]); close(fds[0])
+        #expect(opened.journal.counters.flushes - flushesBefore == 1)
+        #expect(opened.journal.counters.appended == 100)
+        var answers = [UInt8](repeating: 0, count: 1 << 16)
+        let n = read(out[0], &answers, answers.count)
+        close(out[0])
+        let lines = String(decoding: answers[0..<max(n, 0)], as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 102)
+        #expect(lines.last?.contains(#""id":"s50""#) == true)
+        opened.journal.close()
+        let again = try JournalTests.open(dir)
+        #expect(again.engine.stats().first { $0.kind == "spot" }?.count == 100)
         again.journal.close()
     }
 
