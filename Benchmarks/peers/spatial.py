@@ -252,7 +252,9 @@ def postgis_sql(q: str) -> str:
         return (f"SELECT id FROM (SELECT id, geog FROM pts ORDER BY geog <-> {c} LIMIT %(k)s + 16) s "
                 f"ORDER BY ST_Distance(geog, {c}, true), id LIMIT %(k)s")
     if q == "box":
-        return "SELECT id FROM pts WHERE geom && ST_MakeEnvelope(%(w)s, %(s)s, %(e)s, %(n)s, 4326)"
+        # `&&` alone compares the index's float4 boxes (rounded outwards): points up to ~1e-5°
+        # outside the box pass it. ST_Intersects adds the exact test (boundary included).
+        return "SELECT id FROM pts WHERE ST_Intersects(ST_MakeEnvelope(%(w)s, %(s)s, %(e)s, %(n)s, 4326), geom)"
     return "SELECT id FROM pts WHERE ST_Covers(ST_GeomFromText(%(wkt)s, 4326), geom)"
 
 
