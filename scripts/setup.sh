@@ -19,5 +19,18 @@ if ! command -v java >/dev/null 2>&1; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null
 fi
+# The notebooks and the peers runner (scripts/notebooks.sh, Benchmarks/peers/): PostgreSQL 15 +
+# PostGIS 3 and Redis as peers, run privately on loopback; cartopy's Natural Earth and GSHHG map
+# data as the maps' offline background.
+need=()
+for pkg in postgresql-15 postgresql-15-postgis-3 redis-server python-cartopy-data; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}" >&2
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null \
+    || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }
+fi
 pkg-config --exists geos proj || { echo "setup: pkg-config cannot find geos and proj" >&2; exit 1; }
 echo "setup: GEOS $(pkg-config --modversion geos), PROJ $(pkg-config --modversion proj)" >&2

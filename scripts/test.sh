@@ -15,6 +15,13 @@ fi
 grep "^spark_test" .build/spark-test.log
 # Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (full run: --kills 100).
 python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 10 | tail -n 1
+# The notebooks at small size (10k points in every peer, a few days of simulation): any failing cell fails.
+bash scripts/notebooks_venv.sh
+if ! .build-notebooks/venv/bin/python scripts/run_notebooks.py --size small --scout "$(swift build --show-bin-path)/scout" \
+    --out .build-notebooks/small > .build/notebooks-test.log 2>&1; then
+  tail -n 60 .build/notebooks-test.log; echo "test.sh: a notebook failed" >&2; exit 1
+fi
+grep "^notebooks:" .build/notebooks-test.log
 # Each fuzz target replays its regressions, then fuzzes for 5 s (docs/fuzzing.md).
 bash scripts/fuzz.sh 5 2>&1 | tail -n 6
 swift test --skip-build --parallel --num-workers 2 2>&1 | tail -n 40

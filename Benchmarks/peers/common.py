@@ -27,16 +27,22 @@ PYTHON_DIR = OUT / "python"                         # pinned PyPI packages (pip 
 PY_PACKAGES = ["psycopg==3.3.9", "psycopg-binary==3.3.9", "typing-extensions==4.16.0"]
 
 COLUMNS = [
-    "run_at", "workload", "system", "plan", "metric", "selectivity", "filter", "matching",
-    "points", "k", "queries", "p50_us", "mean_us", "p99_us", "agree", "differ", "plan_detail",
-    "machine", "versions", "seed", "commit",
+    "run_at", "workload", "query", "system", "plan", "metric", "selectivity", "filter", "matching",
+    "points", "k", "queries", "p50_us", "mean_us", "p99_us", "value", "unit", "agree", "differ",
+    "plan_detail", "machine", "versions", "seed", "commit",
 ]
+# query: the query type of workload "spatial" (radius, nearest, box, polygon, build, memory);
+#   empty for filtered_nearest (its query is always nearest k = 5)
+# value, unit: a figure that is not a per-query time (build seconds, bytes per point)
 # metric: what was timed
 #   execution   the server's own time for the query (PostgreSQL: EXPLAIN ANALYZE "Execution Time")
 #   planning    PostgreSQL's "Planning Time" of the same statements
 #   round_trip  one query at a time from this Python client: send, wait for the answer
 #   streamed    all queries written at once; (last answer - first write) / queries; no p50/p99
-#   in_process  the library called in the same process (Swift package-benchmark)
+#   in_process  the library called in the same process (Swift package-benchmark; for the
+#               spatial workload: shapely's bulk calls and the GEOS C program)
+#   build       seconds to load and index the points (value, unit "s")
+#   bytes_per_point  memory of the index or process per point (value, unit "B")
 
 
 def log(*parts) -> None:
@@ -45,7 +51,15 @@ def log(*parts) -> None:
 
 def import_psycopg():
     """psycopg 3 from the private, pinned package directory; pip installs it there first
-    when it is missing or the pins changed."""
+    when it is missing or the pins changed. Under the notebooks' virtual environment
+    (notebooks/requirements.txt pins the same version) that one is used as it is."""
+    try:
+        import importlib.metadata as md
+        if md.version("psycopg") == PY_PACKAGES[0].split("==")[1]:
+            import psycopg
+            return psycopg
+    except Exception:
+        pass
     stamp = PYTHON_DIR / "PINNED.txt"
     wanted = "\n".join(PY_PACKAGES) + "\n"
     if not stamp.is_file() or stamp.read_text() != wanted:
