@@ -19,7 +19,7 @@
 //   ScoutRecommend        activity catalogue, care goals, hard context rules, enjoyment, scoring with reasons
 //   ScoutEngine           the library facade: kinds, records, loading, search
 //   Scout                 the umbrella a service imports: re-exports Core, Time, Catalog, Schedule,
-//                         Recommend and Engine
+//                         Recommend, Engine and State
 //   ScoutState            durable state: a write-ahead journal, recovery, compaction into snapshots
 //   ScoutWorker           the `scout serve` JSON Lines protocol
 //   scout                 the command-line executable
@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
                                                     "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
         .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
-                                              "ScoutEngine"]),
+                                              "ScoutEngine", "ScoutState"]),
         .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutEngine"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
                                                     "ScoutRecommend", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),

@@ -10,6 +10,7 @@
 // - `ScoutSchedule`: reminders (`Reminder`, `WakingHours`, `Schedule.compute`).
 // - `ScoutRecommend`: the activity recommender (`Recommender`, `PetNeeds`, `ScoreBreakdown`).
 // - `ScoutEngine`: the facade `Engine` (kinds, records, searches, place ranking, snapshots).
+// - `ScoutState`: durable state (`StateDirectory`, `Journal`, `FsyncPolicy`).
 //
 // Deliberately not re-exported:
 // - `ScoutWorker` and `ScoutJSON`: the JSON Lines protocol is the edge for other processes
@@ -21,7 +22,7 @@
 //   (the Benchmarks/ and Fuzz/ packages use them).
 
 /// Scout's library surface: `import Scout` brings the engine, the catalogue's typed records
-/// and filters, the recommender, reminders, time and the shared vocabulary.
+/// and filters, the recommender, reminders, time, durable state and the shared vocabulary.
 ///
 ///     import Scout
 ///
@@ -38,3 +39,4 @@
 @_exported import ScoutSchedule
 @_exported import ScoutRecommend
 @_exported import ScoutEngine
+@_exported import ScoutState

@@ -52,6 +52,41 @@ import Testing
     /// The two lines every `serve` usage error ends with.
     static let serveUsage = "Usage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...] [--state <dir>] [--fsync <always|everysec|no>] [--compact-at <size>]\n  See 'scout serve --help' for more information.\n"
 
+    /// `serve --state` end to end: writes survive a restart; a damaged journal stops the
+    /// start with its file and offset; `state check` reports it and exits 1; `state repair`
+    /// cuts it off, and the writes before the damage come back.
+    @Test func aStateDirectoryIsRecoveredCheckedAndRepaired() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scout-cli-state-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: dir)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writes = (1...3).map { #"{"id":\#($0),"op":"upsert","records":[{"id":"s\#($0)","kind":"spot","lat":1,"lon":\#($0)}]}"# }
+        let first = try Self.run(["serve", "--state", dir, "--fsync", "always"], stdin: writes.joined(separator: "\n") + "\n")
+        #expect(first.status == 0 && first.out.split(separator: "\n").count == 3)
+        #expect(first.err.contains("state \(dir): created (no records)"))
+        let stats = #"{"id":"s","op":"stats"}"# + "\n"
+        let again = try Self.run(["serve", "--state", dir], stdin: stats)
+        #expect(again.out.contains(#""spot":3"#))
+        #expect(again.err.contains("3 journal records replayed"))
+        // Damage the first record: the two after it make it damage, not a torn write.
+        let path = dir + "/journal-0.log"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[60] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let refused = try Self.run(["serve", "--state", dir], stdin: stats)
+        #expect(refused.status == 1 && refused.out.isEmpty)
+        #expect(refused.err.contains("journal-0.log at byte 40: a record's checksum does not match; nothing was changed"))
+        let check = try Self.run(["state", "check", dir])
+        #expect(check.status == 1)
+        #expect(check.out.contains("journal-0.log: 0 records, damaged at byte 40: a record's checksum does not match"))
+        let repair = try Self.run(["state", "repair", dir])
+        #expect(repair.status == 0 && repair.out.contains("cut"))
+        let clean = try Self.run(["state", "check", dir])
+        #expect(clean.status == 0)
+        #expect(clean.out == "snapshot-0.scout: 0 records, ok\njournal-0.log: 0 records, ok\n")
+        let repaired = try Self.run(["serve", "--state", dir], stdin: stats)
+        #expect(repaired.status == 0 && repaired.out.contains(#""total":0"#))
+    }
+
     @Test func versionPrintsTheProtocolVersion() throws {
         let r = try Self.run(["version"])
         #expect(r.status == 0 && r.out == "0.1.0\n")
