@@ -21,6 +21,7 @@
 //   Scout                 the umbrella a service imports: re-exports Core, Time, Catalog, Schedule,
 //                         Recommend and Engine
 //   ScoutWorker           the `scout serve` JSON Lines protocol
+//   ScoutSource           follows PostgreSQL/PostGIS tables into an engine (postgres-nio): load, LISTEN, catch up
 //   scout                 the command-line executable
 //
 // Products: a service depends on `Scout`. The per-module library products stay for the
@@ -50,6 +51,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -77,8 +79,11 @@ let package = Package(
                                               "ScoutEngine"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
                                                     "ScoutRecommend", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
+        .target(name: "ScoutSource", dependencies: ["ScoutEngine", "ScoutCore", "ScoutJSON",
+                                                    .product(name: "PostgresNIO", package: "postgres-nio")]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry",
-                                                   "ScoutCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                                                   "ScoutCore", "ScoutSource",
+                                                   .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
         .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
