@@ -23,7 +23,7 @@ import ScoutJSON
 ///
 /// **Watermark.** The initial load reads the rows and the server's oldest running transaction
 /// in one REPEATABLE READ transaction; the watermark starts there. After a lost connection the
-/// follower reconnects with backoff (0.1 s doubling to 5 s) and catches up from the watermark.
+/// follower reconnects with backoff (0.05 s doubling to 0.5 s) and catches up from the watermark.
 /// When `scout source install` changed the mapping, a table was truncated, or
 /// `scout source prune` deleted changes the follower has not read, it reloads in full (rows
 /// gone from the table are removed from the engine).
@@ -61,11 +61,17 @@ public actor SourceFollower {
     private var known: [String: Set<String>] = [:]
     private var watermark = Watermark(xid: 0, seq: 0)
     private var mappingVersion: Int64 = -1
-    private var backoff = 0.1
+    private var backoff = SourceFollower.firstBackoff
+    private var failures = 0
     private var changesApplied = 0
 
     /// Changes read per query while catching up.
     static let batchSize = 5000
+    /// Seconds before the first reconnect; each failure doubles it up to ``maximumBackoff``.
+    static let firstBackoff = 0.05
+    /// Longest wait between reconnects, in seconds: short, so that a restarted server is
+    /// followed again within a second (a refused connect to a local server costs little).
+    static let maximumBackoff = 0.5
 
     /// Creates a follower; nothing connects until ``loadInitial()``.
     /// - Parameters:
@@ -90,7 +96,7 @@ public actor SourceFollower {
             connection = c
             return summary
         } catch {
-            c.close()
+            await c.close()
             throw SourceError.wrap(error, doing: "loading from \(url.shown)")
         }
     }
@@ -103,16 +109,22 @@ public actor SourceFollower {
                 if let existing = connection { c = existing } else {
                     c = try await SourceConnection.open(url)
                     connection = c
-                    log("source: reconnected to \(url.shown); catching up from the watermark")
+                    log("source: reconnected to \(url.shown) after \(failures) failed attempt(s); catching up from the watermark")
+                    failures = 0
                 }
                 try await listen(on: c)
             } catch {
-                connection?.close()
+                await connection?.close()
                 connection = nil
                 if Task.isCancelled { return }
-                log("source: \(SourceError.wrap(error, doing: "following").message); retrying in \(backoff) s")
+                failures += 1
+                // The first failure and then one in 100 (about a minute apart at the longest backoff).
+                if failures == 1 || failures % 100 == 0 {
+                    log("source: \(SourceError.wrap(error, doing: "following").message); reconnecting (attempt \(failures), "
+                        + "backoff up to \(Self.maximumBackoff) s)")
+                }
                 try? await Task.sleep(for: .milliseconds(Int(backoff * 1000)))
-                backoff = min(backoff * 2, 5)
+                backoff = min(backoff * 2, Self.maximumBackoff)
             }
         }
     }
@@ -161,7 +173,7 @@ public actor SourceFollower {
                 : "source: changes past this replica's watermark were pruned; reloading")
             let s = try await reload(c, strict: false)
             log("source: reloaded \(describe(s))")
-            backoff = 0.1
+            backoff = Self.firstBackoff
             return
         }
         while true {
@@ -180,7 +192,7 @@ public actor SourceFollower {
             if batch.count < Self.batchSize { break }
         }
         watermark = max(watermark, Watermark(xid: xmin, seq: 0))
-        backoff = 0.1
+        backoff = Self.firstBackoff
     }
 
     /// Re-reads the changed rows of each table and writes them to the engine.

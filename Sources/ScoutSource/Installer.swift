@@ -73,9 +73,8 @@ public enum SourceInstaller {
     /// column; on any error nothing is changed.
     public static func install(url: SourceURL, mappings: [TableMapping]) async throws(SourceError) {
         guard !mappings.isEmpty else { throw SourceError(.badMapping, "give at least one --table TABLE:KIND") }
-        let connection = try await SourceConnection.open(url)
-        defer { connection.close() }
-        do {
+        try await SourceConnection.with(url) { connection in
+          do {
             try await connection.run("BEGIN")
             var stored: [StoredMapping] = []
             for m in mappings {
@@ -103,9 +102,10 @@ public enum SourceInstaller {
             try await connection.run("UPDATE scout.state SET mapping_version = mapping_version + 1")
             try await connection.run("SELECT pg_notify('scout_changes', '')")
             try await connection.run("COMMIT")
-        } catch {
+          } catch {
             try? await connection.run("ROLLBACK")
             throw SourceError.wrap(error, doing: "install")
+          }
         }
     }
 
@@ -166,9 +166,8 @@ public enum SourceInstaller {
     /// whose watermark is below that reloads in full instead of missing them. Returns the
     /// number of changes deleted.
     public static func prune(url: SourceURL, keepSeconds: Int) async throws(SourceError) -> Int {
-        let connection = try await SourceConnection.open(url)
-        defer { connection.close() }
-        do {
+        try await SourceConnection.with(url) { connection in
+          do {
             try await connection.requireInstalled()
             var deleted = 0
             for try await (n,) in try await connection.connection.query("""
@@ -180,8 +179,9 @@ public enum SourceInstaller {
                 deleted = Int(n)
             }
             return deleted
-        } catch {
+          } catch {
             throw SourceError.wrap(error, doing: "prune")
+          }
         }
     }
 }
@@ -235,8 +235,22 @@ final class SourceConnection: Sendable {
         }
     }
 
-    /// Closes the connection without waiting.
-    func close() {
-        let _: EventLoopFuture<Void> = connection.close()
+    /// Closes the connection and waits until it is closed (postgres-nio asserts that a
+    /// connection is closed before it goes away).
+    func close() async {
+        try? await connection.close()
+    }
+
+    /// Runs `body` with a new connection and closes it afterwards, also on an error.
+    static func with<T>(_ url: SourceURL, _ body: (SourceConnection) async throws -> T) async throws(SourceError) -> T {
+        let c = try await open(url)
+        do {
+            let v = try await body(c)
+            await c.close()
+            return v
+        } catch {
+            await c.close()
+            throw SourceError.wrap(error, doing: "\(url.shown)")
+        }
     }
 }

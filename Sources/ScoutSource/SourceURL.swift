@@ -98,7 +98,7 @@ public struct SourceURL: Sendable {
             let socket = socketDirectory.hasSuffix("/") ? "\(socketDirectory).s.PGSQL.\(port)" : "\(socketDirectory)/.s.PGSQL.\(port)"
             guard socket.utf8.count < 108 else { throw bad("the socket path \(socket) is longer than Unix sockets allow (107 bytes)") }
             configuration = .init(unixSocketPath: socket, username: userName, password: password, database: database)
-            shownHost = "socket \(socket)"
+            shownHost = "\(socket)"
         } else if let host, ["127.0.0.1", "::1", "localhost"].contains(host) || host.hasPrefix("127.") {
             configuration = .init(host: host, port: port, username: userName, password: password, database: database, tls: .disable)
             shownHost = "\(host):\(port)"
@@ -111,7 +111,10 @@ public struct SourceURL: Sendable {
         } else {
             configuration.options.connectTimeout = .seconds(5)
         }
-        return SourceURL(configuration: configuration, shown: "postgresql://\(userName)\(password == nil ? "" : ":***")@\(shownHost)/\(database)",
+        let who = "\(userName)\(password == nil ? "" : ":***")"
+        let shown = socketDirectory.hasPrefix("/") ? "postgresql://\(who)@/\(database) (socket \(shownHost))"
+            : "postgresql://\(who)@\(shownHost)/\(database)"
+        return SourceURL(configuration: configuration, shown: shown,
                          database: database)
     }
 
