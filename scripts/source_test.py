@@ -121,7 +121,7 @@ def wait_until(w: Serve, kind: str, ident: str, want, started: float, what: str)
             return lag
         if now - started > VISIBLE_WITHIN:
             check(False, f"{what}: not visible within {VISIBLE_WITHIN} s (last seen: {rec})")
-        time.sleep(0.001)
+        time.sleep(0.0002)
 
 
 def name_is(name):
