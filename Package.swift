@@ -119,6 +119,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
             "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),
+        .testTarget(name: "ScoutSourceTests", dependencies: ["ScoutSource"]),
         .testTarget(name: "ScoutArchitectureTests", dependencies: ["Scout", "ScoutTestSupport"]),
     ]
 )

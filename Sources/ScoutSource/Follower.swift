@@ -207,9 +207,16 @@ public actor SourceFollower {
             var bindings = PostgresBindings()
             bindings.append(ids)
             var records: [PointRecord] = []
-            for try await row in try await c.connection.query(PostgresQuery(unsafeSQL: m.select(idsBound: true), binds: bindings),
-                                                              logger: c.logger).decode(Row.self) {
-                if let r = record(from: row, mapping: m) { records.append(r) }
+            do {
+                for try await row in try await c.connection.query(PostgresQuery(unsafeSQL: m.select(idsBound: true), binds: bindings),
+                                                                  logger: c.logger).decode(Row.self) {
+                    if let r = record(from: row, mapping: m) { records.append(r) }
+                }
+            } catch where !SourceError.isConnectionLoss(error) {
+                // The table was dropped or altered under its mapping: the other tables go on;
+                // `scout source install` again brings the mapping back in line (and reloads).
+                log("source: could not re-read \(ids.count) changed row(s) of \(table), left as they were: \(SourceError.describe(error))")
+                continue
             }
             let written = upsert(records, table: table)
             let gone = ids.filter { !written.contains($0) }
