@@ -385,6 +385,15 @@ def main() -> int:
         t = commit("TRUNCATE lovers")
         wait_until(w, "lover", "lover-1", gone, t, "truncate")
         say("ok: TRUNCATE reloads (rows gone)")
+
+        # A mapped table dropped with a change pending: logged, the other tables go on.
+        with db.transaction():
+            db.execute("INSERT INTO lovers VALUES ('lover-3', '{\"name\": \"Gone\", \"experience\": 1}')")
+            db.execute("DROP TABLE lovers")
+        t = commit("INSERT INTO dogs VALUES ('dog-after-drop', ST_MakePoint(6, 6)::geography, %s)", (json.dumps(dog_fields(rng, "Drop")),))
+        wait_until(w, "dog", "dog-after-drop", name_is("Drop"), t, "insert after a mapped table was dropped")
+        check("could not re-read 1 changed row(s) of public.lovers" in log.read_text(), "the dropped table was not logged")
+        say("ok: a dropped mapped table is logged and the other tables go on")
         w.stop()
         db.close()
         check("Traceback" not in log.read_text(), "a crash in the log")
