@@ -34,9 +34,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["serve", "--bogus"], "Error: Unknown option '--bogus'\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
+        (["serve", "--bogus"], "Error: Unknown option '--bogus'\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...] [--source <postgresql-url>] [--source-poll-ms <ms>]\n  See 'scout serve --help' for more information.\n"),
         (["rank", "--threads", "0"], "Error: --threads must be between 1 and 1024\nUsage: scout rank [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--input <file> ...] [--output <file>] [--quiet] [--fail-on-error]\n  See 'scout rank --help' for more information.\n"),
-        (["serve", "--deadline-ms", "soon"], "Error: The value 'soon' is invalid for '--deadline-ms <ms>'\nHelp:  --deadline-ms <ms>  Longest a request's geometry work may run, in milliseconds; 0 for none.\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...]\n  See 'scout serve --help' for more information.\n"),
+        (["serve", "--deadline-ms", "soon"], "Error: The value 'soon' is invalid for '--deadline-ms <ms>'\nHelp:  --deadline-ms <ms>  Longest a request's geometry work may run, in milliseconds; 0 for none.\nUsage: scout serve [--data <dir>] [--load <path[:kind]> ...] [--snapshot <file>] [--exact-dog-locations] [--deadline-ms <ms>] [--threads <n>] [--data-root <dir> ...] [--source <postgresql-url>] [--source-poll-ms <ms>]\n  See 'scout serve --help' for more information.\n"),
         (["fly"], "Error: Unexpected argument 'fly'\nUsage: scout <subcommand>\n  See 'scout --help' for more information.\n"),
     ])
     func usageErrorsNameTheOption(_ arguments: [String], _ expected: String) throws {
