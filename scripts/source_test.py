@@ -183,7 +183,7 @@ def main() -> int:
     started = time.monotonic()
     out = ROOT / ".build" / "source-test"
     out.mkdir(parents=True, exist_ok=True)
-    log = out / f"serve-{os.getpid()}.log"
+    log = out / "serve.log"
     log.write_bytes(b"")
 
     with PostGIS() as pg:
