@@ -22,6 +22,7 @@
 //                         Recommend, Engine and State
 //   ScoutState            durable state: a write-ahead journal, recovery, compaction into snapshots
 //   ScoutWorker           the `scout serve` JSON Lines protocol
+//   ScoutSource           follows PostgreSQL/PostGIS tables into an engine (postgres-nio): load, LISTEN, catch up
 //   scout                 the command-line executable
 //
 // Products: a service depends on `Scout`. The per-module library products stay for the
@@ -52,6 +53,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -80,8 +82,10 @@ let package = Package(
         .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutEngine"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
                                                     "ScoutRecommend", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
+        .target(name: "ScoutSource", dependencies: ["ScoutEngine", "ScoutCore", "ScoutJSON",
+                                                    .product(name: "PostgresNIO", package: "postgres-nio")]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry",
-                                                   "ScoutCore", "ScoutState", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                                                   "ScoutCore", "ScoutState", "ScoutSource", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
         .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
@@ -120,6 +124,7 @@ let package = Package(
         .testTarget(name: "ScoutStateTests", dependencies: [
             "ScoutState", "ScoutEngine", "ScoutIndex", "ScoutWorker", "ScoutCatalog", "ScoutJSON", "ScoutCore", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutSourceTests", dependencies: ["ScoutSource"]),
         .testTarget(name: "ScoutArchitectureTests", dependencies: ["Scout", "ScoutTestSupport"]),
     ]
 )

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what Scout needs on Debian 12 (idempotent): GEOS and PROJ from apt, and the
-# PyPI packages the data scripts use. Safe to run again: it installs only what is missing.
+# Installs what Scout needs on Debian 12 (idempotent): GEOS and PROJ from apt, PostgreSQL 15 +
+# PostGIS 3 for the source test (scripts/source_test.py starts its own private cluster; Debian's
+# default cluster is never used), and the PyPI packages the data scripts use. Safe to run
+# again: it installs only what is missing.
 set -euo pipefail
 need=()
-for pkg in libgeos-dev libproj-dev proj-data pkg-config; do
+for pkg in libgeos-dev libproj-dev proj-data pkg-config postgresql-15 postgresql-15-postgis-3; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -22,6 +22,10 @@ if ! .build-notebooks/venv/bin/python scripts/run_notebooks.py --size small --sc
   tail -n 60 .build/notebooks-test.log; echo "test.sh: a notebook failed" >&2; exit 1
 fi
 grep "^notebooks:" .build/notebooks-test.log
+# scout serve --source against a private PostgreSQL 15 + PostGIS 3 (docs/operations.md); ~20 s.
+python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > .build/source-test.log 2>&1 \
+  || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
+grep "^source_test: \(lag\|passed\)" .build/source-test.log
 # Each fuzz target replays its regressions, then fuzzes for 5 s (docs/fuzzing.md).
 bash scripts/fuzz.sh 5 2>&1 | tail -n 6
 swift test --skip-build --parallel --num-workers 2 2>&1 | tail -n 40

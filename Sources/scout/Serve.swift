@@ -3,6 +3,7 @@ import ScoutCatalog
 import ScoutCore
 import ScoutEngine
 import ScoutState
+import ScoutSource
 import ScoutWorker
 
 /// `scout serve`: the JSON Lines worker.
@@ -42,12 +43,25 @@ struct Serve: ParsableCommand {
     /// The journal size that starts a compaction (default 64 MiB).
     var compactAt: Int { compactAtOption?.bytes ?? 64 << 20 }
 
+    @Option(name: .customLong("source"), help: ArgumentHelp(
+        "Load the tables mapped by scout source install from this PostgreSQL database and follow their changes (docs/operations.md).",
+        valueName: "postgresql-url"))
+    var source: String?
+
+    @Option(name: .customLong("source-poll-ms"), help: ArgumentHelp(
+        "With --source: how often to look for changes when no notification came, in milliseconds.", valueName: "ms"))
+    var sourcePollMilliseconds: Int = 500
+
     func validate() throws {
+        guard sourcePollMilliseconds >= 10 else { throw ValidationError("--source-poll-ms must be at least 10") }
         if state == nil {
             if fsyncOption != nil { throw ValidationError("--fsync goes with --state, which is missing") }
             if compactAtOption != nil { throw ValidationError("--compact-at goes with --state, which is missing") }
         }
         guard compactAt >= 4096 else { throw ValidationError("--compact-at must be at least 4K") }
+        if source != nil && state != nil {
+            throw ValidationError("--source and --state do not go together yet: with --source the database is the state")
+        }
     }
 
     func run() throws {
@@ -64,6 +78,7 @@ struct Serve: ParsableCommand {
         } else {
             engine = try catalog.engine()
         }
+        if let source { try follow(source, into: engine) }
         let worker = Worker(engine: engine, files: files, deadlineMilliseconds: catalog.deadline)
         let server = LineServer(worker: worker, threads: catalog.threads)
         let served = server.run()
@@ -108,6 +123,18 @@ struct Serve: ParsableCommand {
                 + (opened.cutBytes > 0 ? ", \(opened.cutBytes) torn bytes cut" : "") + " in \(String(format: "%.3f", opened.seconds)) s")
         }
         return opened
+    }
+
+    /// Loads the source's tables before the first request, then follows them on a
+    /// background task; a failed first load ends the process with status 1.
+    private func follow(_ source: String, into engine: Engine) throws {
+        let url = try parsedURL(source)
+        let follower = SourceFollower(url: url, engine: engine, pollInterval: .milliseconds(sourcePollMilliseconds),
+                                      log: { log($0) })
+        let started = Progress.now()
+        let summary = try blocking("--source") { () async throws(SourceError) in try await follower.loadInitial() }
+        log("source: loaded \(follower.summaryLine(summary)) in \(String(format: "%.3f", Progress.now() - started)) s; following changes")
+        Task.detached { await follower.follow() }
     }
 }
 
