@@ -1,5 +1,5 @@
 import ArgumentParser
-import ScoutCatalog
+import ScoutCore
 import ScoutState
 #if canImport(Glibc)
 import Glibc
@@ -23,12 +23,7 @@ struct StateCommand: ParsableCommand {
         var directory: String
 
         func run() throws {
-            let reports: [StateDirectory.FileReport]
-            do { reports = try StateDirectory.check(directory) } catch {
-                log("could not check \(directory): \(error)")
-                throw ExitCode(1)
-            }
-            StateCommand.print(reports)
+            let reports = try StateCommand.report("check", directory) { () throws(ScoutError) in try StateDirectory.check(directory) }
             if reports.contains(where: { $0.problem != nil }) { throw ExitCode(1) }
         }
     }
@@ -44,20 +39,23 @@ struct StateCommand: ParsableCommand {
         var directory: String
 
         func run() throws {
-            let reports: [StateDirectory.FileReport]
-            do { reports = try StateDirectory.repair(directory) } catch {
-                log("could not repair \(directory): \(error)")
-                throw ExitCode(1)
-            }
-            StateCommand.print(reports)
+            _ = try StateCommand.report("repair", directory) { () throws(ScoutError) in try StateDirectory.repair(directory) }
         }
     }
 
-    /// One line per file on stdout: name, records, and the problem or "ok".
-    static func print(_ reports: [StateDirectory.FileReport]) {
+    /// Runs `inspect` and prints one line per file on stdout: name, records, and the
+    /// problem or "ok"; logs and exits with status 1 when the directory cannot be read.
+    static func report(_ verb: String, _ directory: String,
+                       _ inspect: () throws(ScoutError) -> [StateDirectory.FileReport]) throws -> [StateDirectory.FileReport] {
+        let reports: [StateDirectory.FileReport]
+        do { reports = try inspect() } catch {
+            log("could not \(verb) \(directory): \(error)")
+            throw ExitCode(1)
+        }
         for r in reports {
             var line = "\(r.name): \(r.records) records, \(r.problem ?? "ok")\n"
             line.withUTF8 { _ = write(1, $0.baseAddress, $0.count) }
         }
+        return reports
     }
 }
