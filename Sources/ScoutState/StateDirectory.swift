@@ -116,16 +116,26 @@ public enum StateDirectory {
         for (i, n) in chain.enumerated() {
             let path = journalPath(directory, n)
             let bytes = try readFile(path)
-            let result = try JournalFile.scan(bytes) { (_, change) throws(ScoutError) in
+            var at: UInt64 = 0
+            let result: Result<JournalFile.Scan, JournalFile.HeaderProblem>
+            do {
+                result = try JournalFile.scan(bytes) { (sequence, change) throws(ScoutError) in
+                    at = sequence
                     replayed += 1
                     switch change {
                     case .upsert(let records):
-                        pending.add(records)
+                        pending.add(records, from: "journal-\(n).log", sequence: sequence)
                         if pending.count >= 1 << 16 { try pending.apply(to: engine) }
                     case .remove(let kind, let ids):
                         try pending.apply(to: engine)
                         try engine.remove(kind: kind, ids: ids)
                     }
+                }
+            } catch {
+                // A record that passed its checksum but that the engine refuses (written by a
+                // build that validated differently, or altered with its checksum recomputed).
+                throw damaged(directory, "\(pending.applying ?? "journal-\(n).log, record \(at)"): a change cannot be applied: "
+                              + error.message + (error.path.map { " (at \($0))" } ?? ""))
             }
             let scan: JournalFile.Scan
             switch result {
@@ -156,7 +166,10 @@ public enum StateDirectory {
             }
             tail = (n, scan.goodEnd)
         }
-        try pending.apply(to: engine)
+        do { try pending.apply(to: engine) } catch {
+            throw damaged(directory, "\(pending.applying ?? "the journal"): a change cannot be applied: \(error.message)"
+                          + (error.path.map { " (at \($0))" } ?? ""))
+        }
         // The segment to append to: the last one, or a new one after the snapshot.
         let segment: Journal.Segment
         if let tail {
@@ -179,9 +192,15 @@ public enum StateDirectory {
     struct PendingUpserts {
         private var records: [PointRecord] = []
         private var slot: [String: Int] = [:]
+        private var first: (file: String, sequence: UInt64)?
+        private var last: (file: String, sequence: UInt64)?
+        /// The journal records being applied, for an error (`journal-2.log, records 17–90`).
+        private(set) var applying: String?
         var count: Int { records.count }
 
-        mutating func add(_ batch: [PointRecord]) {
+        mutating func add(_ batch: [PointRecord], from file: String, sequence: UInt64) {
+            if first == nil { first = (file, sequence) }
+            last = (file, sequence)
             for r in batch {
                 let key = r.kind + "\u{0}" + r.id
                 if let i = slot[key] { records[i] = r } else { slot[key] = records.count; records.append(r) }
@@ -189,8 +208,14 @@ public enum StateDirectory {
         }
 
         mutating func apply(to engine: Engine) throws(ScoutError) {
-            guard !records.isEmpty else { return }
+            guard !records.isEmpty, let first, let last else { return }
+            applying = first.file == last.file
+                ? (first.sequence == last.sequence ? "\(first.file), record \(first.sequence)" : "\(first.file), records \(first.sequence)–\(last.sequence)")
+                : "\(first.file), record \(first.sequence) to \(last.file), record \(last.sequence)"
             try engine.upsert(records)
+            applying = nil
+            self.first = nil
+            self.last = nil
             records.removeAll(keepingCapacity: true)
             slot.removeAll(keepingCapacity: true)
         }

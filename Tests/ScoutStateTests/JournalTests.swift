@@ -255,6 +255,67 @@ import Testing
                 == .damaged(offset: offsets[offsets.count - 2], reason: "a record's checksum does not match"))
     }
 
+    /// Hostile bytes: any single flipped byte of a segment is caught — in the header as a
+    /// bad header, in a record as a torn or damaged ending at exactly that record, with every
+    /// record before it good — and random garbage after good records never crashes the reader
+    /// nor reads as a record.
+    @Test func everyFlippedByteIsCaughtAtItsRecord() throws {
+        var file = JournalFile.headerBytes(.init(segment: 0, firstSequence: 1, exactDogLocations: false))
+        var offsets: [Int] = []
+        for w in JournalTests.writes(40, seed: 9) {
+            let change: EngineChange
+            switch w {
+            case .upsert(let r): change = .upsert(r)
+            case .remove(let k, let ids): change = .remove(kind: k, ids: ids)
+            default: continue
+            }
+            offsets.append(file.count)
+            file += try JournalFile.recordBytes(change, sequence: UInt64(offsets.count))
+        }
+        var rng = SplitMix64(seed: 17)
+        for _ in 0..<2000 {
+            let p = Int(rng.next() % UInt64(file.count))
+            var bad = file
+            bad[p] ^= UInt8(1 + rng.next() % 255)
+            let result = try JournalFile.scan(bad) { _, _ in }
+            guard p >= JournalFile.headerSize else {
+                if case .success = result { Issue.record("a flipped header byte \(p) was read as a header") }
+                continue
+            }
+            let scan = try #require(try? result.get())
+            let record = offsets.lastIndex { $0 <= p }!
+            #expect(scan.records == record, "flip at \(p)")
+            switch scan.ending {
+            case .torn(let offset, _), .damaged(let offset, _): #expect(offset == offsets[record], "flip at \(p)")
+            case .clean: Issue.record("a flipped byte at \(p) went unnoticed")
+            }
+        }
+        for _ in 0..<500 {
+            let garbage = (0..<Int(rng.next() % 200)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let scan = try #require(try? JournalFile.scan(file + garbage) { _, _ in }.get())
+            #expect(scan.records == offsets.count && scan.goodEnd == file.count)
+            #expect(garbage.isEmpty == (scan.ending == .clean))
+        }
+    }
+
+    /// A record whose checksum is right but which the engine refuses (an altered file, or
+    /// one from a build that validated differently) stops the start and names the record.
+    @Test func aChangeTheEngineRefusesStopsTheStart() throws {
+        let dir = JournalTests.directory("refused")
+        try JournalTests.open(dir).journal.close()
+        let bad = PointRecord(id: "x", kind: "dog", point: GeoPoint(lat: 1, lon: 1), fields: [("weight_kg", .string("heavy"))])
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/journal-0.log"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(try JournalFile.recordBytes(.upsert([bad]), sequence: 1)))
+        try handle.close()
+        do {
+            _ = try JournalTests.open(dir)
+            Issue.record("a journal with a refused change was opened")
+        } catch {
+            #expect(error.message.contains("journal-0.log, record 1: a change cannot be applied: breed is required"), "\(error.message)")
+        }
+    }
+
     /// A start after a torn last write cuts it off with a warning naming the bytes, and
     /// recovers exactly the writes before it.
     @Test func aTornLastWriteIsCutOffAndEverythingBeforeItRecovered() throws {
