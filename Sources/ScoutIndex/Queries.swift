@@ -1,7 +1,6 @@
 import Foundation
 import ScoutCore
 import ScoutGeodesy
-import ScoutGeometry
 
 /// A query result with its geodesic distance from the query's reference point, in metres
 /// rounded to the millimetre (see ``DistanceBounds/millimetres(_:_:)``).
@@ -107,35 +106,67 @@ extension PointSet.Snapshot {
     /// The id of an entry (for ordering by id).
     public func id(of ref: EntryRef) -> String { table.entry(ref.index).id }
 
-    /// Every live point the region covers (boundary included), judged by GEOS.
-    ///
-    /// Candidates come from the region's envelope. The region's boundary grid decides the
-    /// points in cells no ring passes through (each such area was judged once by GEOS);
-    /// GEOS judges the points in cells a ring passes through one by one.
-    public func entries(coveredBy region: Region, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
-        guard let env = region.envelope else { return [] }
-        let grid = region.boundaryGrid
+    /// Every live point of an area (see ``IndexArea``): candidates from its reach, each
+    /// judged by the area's cheap verdict and, where that is unsure, its exact one; the
+    /// filter runs before the exact verdict.
+    public func entries(in area: some IndexArea, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
         var out: [EntryRef] = []
-        forEachLive(west: env.west, south: env.south, east: env.east, north: env.north) { e, x, y in
-            let ref = EntryRef(index: e)
-            switch grid.relation(lon: x, lat: y) {
+        func judge(_ ref: EntryRef, _ lon: Double, _ lat: Double) {
+            switch area.verdict(lon: lon, lat: lat) {
             case .outside: return
             case .inside: if filter?(ref) == false { return }
-            case .boundary: if filter?(ref) == false || !region.covers(lon: x, lat: y) { return }
+            case .boundary: if filter?(ref) == false || !area.contains(lon: lon, lat: lat) { return }
             }
             out.append(ref)
         }
+        switch area.extent {
+        case nil: break
+        case .box(let b):
+            forEachLive(west: b.west, south: b.south, east: b.east, north: b.north) { e, x, y in judge(EntryRef(index: e), x, y) }
+        case .disc(let center, let radius):
+            // The disc's members already passed the filter; only the area's verdict is left.
+            for r in entries(within: radius, of: center, where: filter) {
+                let e = table.entry(r.index)
+                switch area.verdict(lon: e.lon, lat: e.lat) {
+                case .outside: continue
+                case .inside: out.append(r)
+                case .boundary: if area.contains(lon: e.lon, lat: e.lat) { out.append(r) }
+                }
+            }
+        }
         return out
     }
+}
 
-    /// Every live point in the corridor (see ``Corridor`` for its accuracy contract).
-    public func entries(along corridor: Corridor, where filter: ((EntryRef) -> Bool)? = nil) -> [EntryRef] {
-        let near = entries(within: corridor.reach, of: corridor.center, where: filter)
-        return near.filter { r in
-            let e = table.entry(r.index)
-            return corridor.contains(lon: e.lon, lat: e.lat)
-        }
-    }
+/// An area whose points the index collects without knowing how the area is drawn: where
+/// to take candidates from, a cheap three-way verdict per point, and the exact verdict where
+/// the cheap one is unsure. Polygons and route corridors conform (in `ScoutGeometry`, which
+/// judges them with GEOS), so the index itself needs no geometry library.
+public protocol IndexArea {
+    /// Where every point of the area lies; `nil` for an empty area.
+    var extent: AreaReach? { get }
+    /// A cheap verdict for one point: certainly in, certainly out, or unsure.
+    func verdict(lon: Double, lat: Double) -> AreaVerdict
+    /// The exact verdict for a point the cheap one was unsure of.
+    func contains(lon: Double, lat: Double) -> Bool
+}
+
+/// Where an area's candidates come from.
+public enum AreaReach: Sendable {
+    /// A longitude/latitude box (west ≤ east; no antimeridian wrap).
+    case box(GeoBox)
+    /// Every point within a geodesic distance (metres) of a centre.
+    case disc(center: GeoPoint, radius: Double)
+}
+
+/// A cheap verdict on a point or a box against an area.
+public enum AreaVerdict: Sendable {
+    /// Certainly in the area (its boundary included).
+    case inside
+    /// Certainly not in it.
+    case outside
+    /// To be judged exactly.
+    case boundary
 }
 
 /// What a disc query returns per member: the entry alone, or with its distance bounds.
