@@ -106,77 +106,141 @@ enum SimpleRingProof {
     }
 
     /// `(3 + 16ε)ε` with ε = 2⁻⁵³.
-    static let orientBound: Double = {
-        let e = Double.ulpOfOne / 2
+    @inline(__always) static var orientBound: Double {
+        let e = 0x1p-53
         return (3 + 16 * e) * e
-    }()
+    }
+
+    /// A closed box.
+    struct Box {
+        var x0, y0, x1, y1: Double
+        /// True when the closed boxes share a point.
+        @inline(__always) func overlaps(_ o: Box) -> Bool { x0 <= o.x1 && o.x0 <= x1 && y0 <= o.y1 && o.y0 <= y1 }
+    }
+
+    /// Segments per chain: pairs closer along the ring than two chains are tested directly,
+    /// farther ones only where their chains' boxes overlap.
+    static let chainLength = 4
 
     /// True when no two segments that do not follow each other meet (GEOS judging every
-    /// pair whose closed bounding boxes overlap).
+    /// pair whose closed bounding boxes overlap and the filter cannot separate).
+    ///
+    /// Pairs at most `2 · chainLength − 1` apart along the ring are tested directly; the ring
+    /// is cut into chains of `chainLength` segments, chains are put in the buckets of a grid
+    /// by their boxes, and two chains that are not neighbours and whose boxes overlap have
+    /// all their pairs tested. Two segments that meet have overlapping boxes, so do their
+    /// chains, and a monotone map from coordinates to cells puts both chains in the cell of
+    /// a point their boxes share.
     private static func noOtherSegmentsMeet(_ p: UnsafeBufferPointer<SIMD2<Double>>, segments n: Int,
                                             box: (Double, Double, Double, Double), ctx: GEOSContext) -> Bool {
+        var asks = 0
+        let boxes = UnsafeMutableBufferPointer<Box>.allocate(capacity: n)
+        defer { boxes.deallocate() }
+        for i in 0..<n {
+            let a = p[i], b = p[i &+ 1]
+            boxes[i] = Box(x0: min(a.x, b.x), y0: min(a.y, b.y), x1: max(a.x, b.x), y1: max(a.y, b.y))
+        }
+        /// False when segments `i` and `j` (not following each other) may meet.
+        @inline(__always) func apart(_ i: Int, _ j: Int) -> Bool {
+            if !boxes[i].overlaps(boxes[j]) { return true }
+            let a0 = p[i], a1 = p[i &+ 1], b0 = p[j], b1 = p[j &+ 1]
+            // One segment's ends certainly on one side of the other's line: apart.
+            if certainlyApart(a0, a1, b0, b1) || certainlyApart(b0, b1, a0, a1) { return true }
+            asks &+= 1
+            if asks > maximumAsks { return false }
+            var x = 0.0, y = 0.0
+            // Any answer but "no intersection" (they meet, or GEOS failed): GEOS's full test decides.
+            return GEOSSegmentIntersection_r(ctx.handle, a0.x, a0.y, a1.x, a1.y, b0.x, b0.y, b1.x, b1.y, &x, &y) == -1
+        }
+        let k = chainLength, window = 2 * chainLength - 1
+        if n <= 4 * window {
+            // Small rings: every pair.
+            for i in 0..<n {
+                for j in (i &+ 2)..<max(n, i &+ 2) where !(i == 0 && j == n &- 1) {
+                    if !apart(i, j) { return false }
+                }
+            }
+            return true
+        }
+        // Pairs close along the ring (each once: j = i + d, wrapping).
+        for i in 0..<n {
+            for d in 2...window {
+                var j = i &+ d
+                if j >= n { j &-= n }
+                if !apart(i, j) { return false }
+            }
+        }
+        // Chains and their boxes.
+        let chains = (n + k - 1) / k
+        let chainBoxes = UnsafeMutableBufferPointer<Box>.allocate(capacity: chains)
+        defer { chainBoxes.deallocate() }
+        for c in 0..<chains {
+            var e = boxes[c &* k]
+            for i in (c &* k &+ 1)..<min(c &* k &+ k, n) {
+                let f = boxes[i]
+                e = Box(x0: min(e.x0, f.x0), y0: min(e.y0, f.y0), x1: max(e.x1, f.x1), y1: max(e.y1, f.y1))
+            }
+            chainBoxes[c] = e
+        }
         let (xmin, xmax, ymin, ymax) = box
         let width = xmax - xmin, height = ymax - ymin
-        let target = min(max(2 * n, 16), 1 << 20)
+        let target = min(max(2 * chains, 16), 1 << 20)
         let cols = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height
-        // A monotone map from coordinates to cells: two boxes sharing a point share that
-        // point's cell, which lies in both boxes' cell ranges.
-        @inline(__always) func column(_ x: Double) -> Int { min(Int(max((x - xmin) * sx, 0)), cols - 1) }
-        @inline(__always) func row(_ y: Double) -> Int { min(Int(max((y - ymin) * sy, 0)), rows - 1) }
+        @inline(__always) func column(_ x: Double) -> Int { min(Int(max((x - xmin) * sx, 0)), cols &- 1) }
+        @inline(__always) func row(_ y: Double) -> Int { min(Int(max((y - ymin) * sy, 0)), rows &- 1) }
         let cellCount = cols * rows
-        // Bucket start offsets (counting pass, then prefix sums), then the segments.
-        var start = [Int32](repeating: 0, count: cellCount + 1)
+        let budget = 32 * chains + 1024
+        // Bucket offsets (a counting pass, then prefix sums), then each bucket's chains.
+        let start = UnsafeMutableBufferPointer<Int32>.allocate(capacity: cellCount + 1)
+        defer { start.deallocate() }
+        start.initialize(repeating: 0)
         var total = 0
-        let budget = 32 * n + 1024
-        for i in 0..<n {
-            let a = p[i], b = p[i + 1]
-            let c0 = column(min(a.x, b.x)), c1 = column(max(a.x, b.x)), r0 = row(min(a.y, b.y)), r1 = row(max(a.y, b.y))
-            total += (c1 - c0 + 1) * (r1 - r0 + 1)
+        for c in 0..<chains {
+            let e = chainBoxes[c]
+            let c0 = column(e.x0), c1 = column(e.x1), r0 = row(e.y0), r1 = row(e.y1)
+            total &+= (c1 &- c0 &+ 1) &* (r1 &- r0 &+ 1)
             if total > budget { return false }   // long segments: GEOS's noding does better
-            for r in r0...r1 { for c in c0...c1 { start[r * cols + c + 1] &+= 1 } }
+            for r in r0...r1 { for x in c0...c1 { start[r &* cols &+ x &+ 1] &+= 1 } }
         }
-        for k in 0..<cellCount { start[k + 1] &+= start[k] }
-        var fill = Array(start[0..<cellCount])
-        var members = [Int32](repeating: 0, count: total)
-        for i in 0..<n {
-            let a = p[i], b = p[i + 1]
-            let c0 = column(min(a.x, b.x)), c1 = column(max(a.x, b.x)), r0 = row(min(a.y, b.y)), r1 = row(max(a.y, b.y))
-            for r in r0...r1 {
-                for c in c0...c1 {
-                    let k = r * cols + c
-                    members[Int(fill[k])] = Int32(i)
-                    fill[k] &+= 1
+        for cell in 0..<cellCount { start[cell &+ 1] &+= start[cell] }
+        let members = UnsafeMutableBufferPointer<Int32>.allocate(capacity: max(total, 1))
+        let fill = UnsafeMutableBufferPointer<Int32>.allocate(capacity: cellCount)
+        defer { members.deallocate(); fill.deallocate() }
+        _ = fill.initialize(from: start[0..<cellCount])
+        for c in 0..<chains {
+            let e = chainBoxes[c]
+            for r in row(e.y0)...row(e.y1) {
+                for x in column(e.x0)...column(e.x1) {
+                    let cell = r &* cols &+ x
+                    members[Int(fill[cell])] = Int32(truncatingIfNeeded: c)
+                    fill[cell] &+= 1
                 }
             }
         }
-        var asks = 0
-        for k in 0..<cellCount {
-            let lo = Int(start[k]), hi = Int(start[k + 1])
-            guard hi - lo > 1 else { continue }
-            for u in lo..<(hi - 1) {
-                let i = Int(members[u])
-                let a0 = p[i], a1 = p[i + 1]
-                let axmin = min(a0.x, a1.x), axmax = max(a0.x, a1.x), aymin = min(a0.y, a1.y), aymax = max(a0.y, a1.y)
-                for w in (u + 1)..<hi {
-                    let j = Int(members[w])
-                    // Segments that follow each other were settled by the turns.
-                    let d = abs(i - j)
-                    if d == 1 || d == n - 1 { continue }
-                    let b0 = p[j], b1 = p[j + 1]
-                    let bxmin = min(b0.x, b1.x), bxmax = max(b0.x, b1.x), bymin = min(b0.y, b1.y), bymax = max(b0.y, b1.y)
-                    guard axmin <= bxmax, bxmin <= axmax, aymin <= bymax, bymin <= aymax else { continue }
-                    // Each overlapping pair once: in the cell of its overlap's lower-left corner.
-                    guard row(max(aymin, bymin)) * cols + column(max(axmin, bxmin)) == k else { continue }
-                    // One segment's ends certainly on one side of the other's line: apart.
-                    if certainlyApart(a0, a1, b0, b1) || certainlyApart(b0, b1, a0, a1) { continue }
-                    asks += 1
-                    if asks > maximumAsks { return false }
-                    var x = 0.0, y = 0.0
-                    let verdict = GEOSSegmentIntersection_r(ctx.handle, a0.x, a0.y, a1.x, a1.y, b0.x, b0.y, b1.x, b1.y, &x, &y)
-                    if verdict != -1 { return false }   // they meet (or GEOS failed): GEOS's full test decides
+        for cell in 0..<cellCount {
+            let lo = Int(start[cell]), hi = Int(start[cell &+ 1])
+            var u = lo
+            while u < hi &- 1 {
+                let a = Int(members[u])
+                let ea = chainBoxes[a]
+                var w = u &+ 1
+                while w < hi {
+                    let b = Int(members[w])
+                    w &+= 1
+                    // Neighbouring chains' pairs were tested as close pairs.
+                    let d = abs(a &- b)
+                    if d <= 1 || d == chains &- 1 { continue }
+                    let eb = chainBoxes[b]
+                    guard ea.overlaps(eb) else { continue }
+                    // Each overlapping pair of chains once: in the cell of its overlap's lower-left corner.
+                    guard row(max(ea.y0, eb.y0)) &* cols &+ column(max(ea.x0, eb.x0)) == cell else { continue }
+                    for i in (a &* k)..<min(a &* k &+ k, n) {
+                        for j in (b &* k)..<min(b &* k &+ k, n) where !apart(i, j) { return false }
+                    }
                 }
+                u &+= 1
             }
         }
         return true
