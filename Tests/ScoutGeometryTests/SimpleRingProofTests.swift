@@ -100,6 +100,34 @@ import Testing
         }
     }
 
+    /// Through `Region`: a large broken ring is refused with GEOS's reason (validity before
+    /// the range check), a good one is built and answers.
+    @Test func largeRingsKeepGEOSVerdicts() throws {
+        func star(_ n: Int, cx: Double, cy: Double) -> [SIMD2<Double>] {
+            (0..<n).map { i in
+                let t = Double(i) / Double(n) * 2 * .pi
+                let r = 0.01 * (1 + 0.2 * sin(7 * t))
+                return SIMD2(cx + r * cos(t), cy + r * sin(t))
+            }
+        }
+        var good = star(600, cx: -9.05, cy: 53.27)
+        good.append(good[0])
+        let region = try Region.polygon([good])
+        #expect(region.covers(lon: -9.05, lat: 53.27))
+        #expect(region.relation(lon: -9.05, lat: 53.27) == .inside)
+        for outOfRange in [false, true] {
+            var bad = star(600, cx: outOfRange ? 179.995 : -9.05, cy: 53.27)
+            bad[300] = bad[10]   // touches another vertex
+            bad.append(bad[0])
+            do {
+                _ = try Region.polygon([bad])
+                Issue.record("accepted a self-touching ring")
+            } catch {
+                #expect(error.message.contains("not valid") && error.message.contains("Self-intersection"), "\(error)")
+            }
+        }
+    }
+
     /// Polygons the proof leaves to GEOS are still refused with GEOS's reason.
     @Test func brokenRingsGetGEOSReasons() {
         let square: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1), SIMD2(0, 1), SIMD2(0, 0)]
