@@ -28,7 +28,9 @@ public struct BoundaryGrid: Sendable {
     /// Most cells a grid gets: 256 KiB of verdicts.
     static let maximumCells = 1 << 18
 
-    /// A grid of about `4 · vertexCount` cells (at least 1,024) over `envelope`.
+    /// A grid of about `2 · vertexCount` cells (at least 1,024) over `envelope`: 2 measured
+    /// faster than 4 on the benchmark polygons at first sight (fewer cells to mark and
+    /// label) and as fast on a region seen before.
     ///
     /// - Parameters:
     ///   - rings: every ring of the region as closed coordinate lists (`[x, y]`).
@@ -44,7 +46,7 @@ public struct BoundaryGrid: Sendable {
             (scaleX, scaleY, columns, rows, cells) = (0, 0, 1, 1, [Self.boundary])
             return
         }
-        let target = min(max(4 * vertexCount, 1024), Self.maximumCells)
+        let target = min(max(2 * vertexCount, 1024), Self.maximumCells)
         let cols = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height

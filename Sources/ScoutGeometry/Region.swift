@@ -265,7 +265,7 @@ public final class Region {
     }
 
     /// Which cells of the envelope a ring passes through, and what GEOS said of the others:
-    /// built on first use (about 4 cells per vertex, one GEOS test per boundary-free area),
+    /// built on first use (about 2 cells per vertex, one GEOS test per boundary-free area),
     /// then kept. Queries read it once and ask it about each candidate.
     public var boundaryGrid: BoundaryGrid {
         if let builtGrid { return builtGrid }
