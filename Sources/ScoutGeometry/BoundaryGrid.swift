@@ -28,7 +28,9 @@ public struct BoundaryGrid: Sendable {
     /// Most cells a grid gets: 256 KiB of verdicts.
     static let maximumCells = 1 << 18
 
-    /// A grid of about `4 · vertexCount` cells (at least 1,024) over `envelope`.
+    /// A grid of about `2 · vertexCount` cells (at least 1,024) over `envelope`: 2 measured
+    /// faster than 4 on the benchmark polygons at first sight (fewer cells to mark and
+    /// label) and as fast on a region seen before.
     ///
     /// - Parameters:
     ///   - rings: every ring of the region as closed coordinate lists (`[x, y]`).
@@ -44,7 +46,7 @@ public struct BoundaryGrid: Sendable {
             (scaleX, scaleY, columns, rows, cells) = (0, 0, 1, 1, [Self.boundary])
             return
         }
-        let target = min(max(4 * vertexCount, 1024), Self.maximumCells)
+        let target = min(max(2 * vertexCount, 1024), Self.maximumCells)
         let cols = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height
@@ -105,15 +107,17 @@ public struct BoundaryGrid: Sendable {
     private static func mark(from a: SIMD2<Double>, to b: SIMD2<Double>, margin: Double,
                              in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) {
         let pieces = Int(max(abs(b.x - a.x), abs(b.y - a.y))) &+ 1
-        let step = (b - a) / Double(pieces)
-        var p = a
+        // Scalar arithmetic (the same operations as on `SIMD2`, element by element, which
+        // the optimiser leaves as slower generic calls).
+        let stepX = (b.x - a.x) / Double(pieces), stepY = (b.y - a.y) / Double(pieces)
+        var (px, py) = (a.x, a.y)
         for k in 1...pieces {
-            let q = k == pieces ? b : a + step * Double(k)
+            let (qx, qy) = k == pieces ? (b.x, b.y) : (a.x + stepX * Double(k), a.y + stepY * Double(k))
             // Truncation equals rounding down here: negatives clamp to 0 first.
-            let cx0 = min(Int(max(min(p.x, q.x) - margin, 0)), columns &- 1)
-            let cx1 = min(Int(max(max(p.x, q.x) + margin, 0)), columns &- 1)
-            let cy0 = min(Int(max(min(p.y, q.y) - margin, 0)), rows &- 1)
-            let cy1 = min(Int(max(max(p.y, q.y) + margin, 0)), rows &- 1)
+            let cx0 = min(Int(max(min(px, qx) - margin, 0)), columns &- 1)
+            let cx1 = min(Int(max(max(px, qx) + margin, 0)), columns &- 1)
+            let cy0 = min(Int(max(min(py, qy) - margin, 0)), rows &- 1)
+            let cy1 = min(Int(max(max(py, qy) + margin, 0)), rows &- 1)
             if cx1 &- cx0 <= 1 && cy1 &- cy0 <= 1 {
                 let r0 = cy0 &* columns, r1 = cy1 &* columns
                 cells[r0 &+ cx0] = boundary
@@ -125,7 +129,7 @@ public struct BoundaryGrid: Sendable {
                     for cx in cx0...cx1 { cells[cy &* columns &+ cx] = boundary }
                 }
             }
-            p = q
+            (px, py) = (qx, qy)
         }
     }
 

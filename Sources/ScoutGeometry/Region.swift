@@ -5,8 +5,10 @@ import ScoutCore
 ///
 /// Semantics are those of PostGIS `geometry` with `ST_Covers`: planar in degrees, boundary
 /// points included, holes excluded. A region is built from GeoJSON-style rings or WKT,
-/// optionally in another CRS (transformed by PROJ), checked with GEOS's validity test, and
-/// prepared once.
+/// optionally in another CRS (transformed by PROJ), checked for validity, and prepared once.
+/// Validity: a one-ring polygon whose ring ``SimpleRingProof`` proves simple (GEOS judging
+/// every doubtful predicate) is valid at once; any other goes to GEOS's validity test, whose
+/// verdict and reason are final.
 ///
 /// ```swift
 /// let park = try Region.polygon([[SIMD2(-9.06, 53.27), SIMD2(-9.05, 53.27), SIMD2(-9.05, 53.28), SIMD2(-9.06, 53.27)]])
@@ -46,6 +48,10 @@ public final class Region {
         var invalidReason: String?
         if let known = ValidityCache.verdict(key) {
             invalidReason = known
+        } else if SimpleRingProof.provesValid(geometry, in: ctx) {
+            // One ring, proved simple with GEOS judging each doubtful predicate: valid
+            // without GEOS's full test (see ``SimpleRingProof``).
+            ValidityCache.record(key, reason: nil)
         } else {
             // One pass gives the verdict and the reason; a failed test (an interrupt at the
             // request's deadline) is an error and no verdict is remembered.
@@ -259,7 +265,7 @@ public final class Region {
     }
 
     /// Which cells of the envelope a ring passes through, and what GEOS said of the others:
-    /// built on first use (about 4 cells per vertex, one GEOS test per boundary-free area),
+    /// built on first use (about 2 cells per vertex, one GEOS test per boundary-free area),
     /// then kept. Queries read it once and ask it about each candidate.
     public var boundaryGrid: BoundaryGrid {
         if let builtGrid { return builtGrid }

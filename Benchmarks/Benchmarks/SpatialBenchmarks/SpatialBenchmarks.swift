@@ -89,6 +89,20 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(s.entries(coveredBy: try! Region.polygon([polygons[polygonCursor]])))
         }
     }
+    // First sight: every query a polygon never seen (each shifted east by a new number of
+    // micro-degrees), so the validity check (SimpleRingProof, else GEOS's full test) and
+    // every build are in the time.
+    nonisolated(unsafe) var unseenShift = 0
+    Benchmark("polygon / Scout first sight (validity checked, GEOS-judged, grid-pruned)", configuration: config(6, iterations: 2000)) { b in
+        let s = scoutSet.snapshot()
+        for _ in b.scaledIterations {
+            polygonCursor = (polygonCursor + 1) % polygons.count
+            unseenShift += 1
+            let dx = Double(unseenShift) * 1e-6
+            let ring = polygons[polygonCursor].map { $0 + SIMD2(dx, 0) }
+            blackHole(s.entries(coveredBy: try! Region.polygon([ring])))
+        }
+    }
     Benchmark("polygon / GEOS STRtree + prepared contains", configuration: config(6, iterations: 2000)) { b in
         _ = geos.tree
         for _ in b.scaledIterations {
