@@ -33,6 +33,10 @@ public struct RecordFilter: Sendable {
     /// Categorical conditions the filter implies, for query planning: a record that
     /// matches the filter has one of each key's values (folded). Empty when none is known.
     public private(set) var keys: [FilterKey] = []
+    /// The filter as it was given — kind, the date ages are computed on, and its JSON —
+    /// for caching what it selects; two filters with the same signature select the same
+    /// records. `nil` for filters built in Swift.
+    public private(set) var signature: String?
 
     /// A filter that keeps everything.
     public static let all = RecordFilter(conditions: [])
@@ -110,7 +114,11 @@ public struct RecordFilter: Sendable {
             }
             tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, species: species, path: at(key)))
         }
-        return RecordFilter(conditions: tests, keys: try planningKeys(kind: kind, members, breeds: breeds, species: species, path: path))
+        var filter = RecordFilter(conditions: tests, keys: try planningKeys(kind: kind, members, breeds: breeds, species: species, path: path))
+        var w = JSONWriter()
+        w.value(v)
+        filter.signature = "\(kind)|\(today)|" + String(decoding: w.bytes, as: UTF8.self)
+        return filter
     }
 
     /// The categorical keys of a parsed filter (its values already validated).

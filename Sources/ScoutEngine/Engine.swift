@@ -35,6 +35,8 @@ public final class Engine: Sendable {
     let storeSequence = Atomic<UInt64>(0)
     /// Per kind: the posting lists of the snapshot they were built from (``PostingLists``).
     let postingCache = Mutex<[String: PostingLists]>([:])
+    /// Per kind: bitmaps of the entries that often-asked filters select (``FilterMaps``).
+    let filterMaps = Mutex(FilterMaps())
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
@@ -350,7 +352,7 @@ public final class Engine: Sendable {
         let set = try loadedSet(kind: q.kind)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
-        let test = predicate(snap, q.filter, scores)
+        let test = predicate(kind: q.kind, snap, q.filter, scores)
         // Filtering first applies to radius searches; the posting lists' "nothing matches" to every area.
         var radiusOnly = false
         if case .radius = area { radiusOnly = true }
@@ -444,7 +446,7 @@ public final class Engine: Sendable {
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let maxDistance = q.maxDistance ?? .infinity
-        let test = predicate(snap, q.filter, scores)
+        let test = predicate(kind: q.kind, snap, q.filter, scores)
         let planned = plan(kind: q.kind, snap, q.filter, k: q.k, choice: q.plan)
         let found: [DistancedRef]
         switch planned.report.plan {
@@ -459,10 +461,14 @@ public final class Engine: Sendable {
     }
 
     /// The test a traversal runs per candidate, or `nil` when there is none.
-    private func predicate(_ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: [Int32: Double]?) -> ((EntryRef) -> Bool)? {
+    private func predicate(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: [Int32: Double]?) -> ((EntryRef) -> Bool)? {
         switch (filter.isEmpty, scores) {
         case (true, nil): return nil
-        case (false, nil): return { filter.matches(Engine.record(snap.entry($0))) }
+        case (false, nil):
+            if let bits = filterBitmap(kind: kind, snap, filter) {
+                return { bits[Int($0.index) >> 6] & (1 << UInt64($0.index & 63)) != 0 }
+            }
+            return { filter.matches(Engine.record(snap.entry($0))) }
         case (true, let s?): return { s[$0.index] != nil }
         case (false, let s?): return { s[$0.index] != nil && filter.matches(Engine.record(snap.entry($0))) }
         }

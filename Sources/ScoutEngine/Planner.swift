@@ -127,3 +127,73 @@ extension Engine {
         return out
     }
 }
+
+/// Bitmaps of the entries that often-asked filters select, per kind and snapshot: once a
+/// filter (by its ``RecordFilter/signature``) has been asked enough times at one snapshot,
+/// the engine evaluates it once over every entry, and each candidate of later queries costs
+/// one bit test instead of reading the record. A write makes a new snapshot, and its kind's
+/// bitmaps start over; the whole cache is bounded in bytes.
+struct FilterMaps {
+    /// One kind's bitmaps, valid for one snapshot.
+    struct Kind {
+        var version: UInt64
+        var generation: Int
+        /// signature → times asked at this snapshot, and the bitmap once built.
+        var maps: [String: (uses: Int, bits: [UInt64]?)] = [:]
+    }
+
+    var kinds: [String: Kind] = [:]
+    /// Bytes held by every bitmap.
+    var bytes = 0
+
+    /// Most bytes all bitmaps together may hold; past it the cache starts over.
+    static let maximumBytes = 32 << 20
+
+    /// Times a filter is asked at one snapshot before its bitmap is built: a bitmap costs one
+    /// filter test per entry, about what n / 256 queries spend testing their candidates.
+    static func usesBeforeBuilding(entries n: Int) -> Int { max(8, n / 256) }
+}
+
+extension Engine {
+    /// The bitmap of the entries `filter` selects at `snap` (bit `i` of word `i >> 6` for entry
+    /// `i`), when the filter has been asked often enough at this snapshot; `nil` otherwise (and
+    /// for filters without a signature).
+    func filterBitmap(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter) -> [UInt64]? {
+        guard let signature = filter.signature else { return nil }
+        enum Found { case bits([UInt64]), build, neither }
+        let found: Found = filterMaps.withLock { cache in
+            var k = cache.kinds[kind] ?? FilterMaps.Kind(version: snap.version, generation: snap.generation)
+            if k.version != snap.version || k.generation != snap.generation {
+                // Older bitmaps of the kind no longer match its entries.
+                cache.bytes -= k.maps.values.reduce(0) { $0 + 8 * ($1.bits?.count ?? 0) }
+                k = FilterMaps.Kind(version: snap.version, generation: snap.generation)
+            }
+            var entry = k.maps[signature] ?? (0, nil)
+            if let bits = entry.bits { return .bits(bits) }
+            entry.uses += 1
+            k.maps[signature] = entry
+            cache.kinds[kind] = k
+            return entry.uses == FilterMaps.usesBeforeBuilding(entries: snap.entryCount) ? .build : .neither
+        }
+        switch found {
+        case .bits(let bits): return bits
+        case .neither: return nil
+        case .build: break
+        }
+        var bits = [UInt64](repeating: 0, count: (snap.entryCount + 63) >> 6)
+        for r in snap.allLive() where filter.matches(Engine.record(snap.entry(r))) {
+            bits[Int(r.index) >> 6] |= 1 << UInt64(r.index & 63)
+        }
+        filterMaps.withLock { cache in
+            guard var k = cache.kinds[kind], k.version == snap.version, k.generation == snap.generation else { return }
+            if cache.bytes + 8 * bits.count > FilterMaps.maximumBytes {
+                cache = FilterMaps()
+                k = FilterMaps.Kind(version: snap.version, generation: snap.generation)
+            }
+            k.maps[signature] = (FilterMaps.usesBeforeBuilding(entries: snap.entryCount), bits)
+            cache.kinds[kind] = k
+            cache.bytes += 8 * bits.count
+        }
+        return bits
+    }
+}

@@ -574,6 +574,9 @@ public final class PointSet: Sendable {
             }
         }
 
+        /// Entry numbers run from 0 to this, live or not.
+        public var entryCount: Int { table.count }
+
         /// Every live entry number (for brute-force checks and exports).
         public func allLive() -> [EntryRef] {
             var out: [EntryRef] = []

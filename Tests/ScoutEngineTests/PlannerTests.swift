@@ -1,7 +1,7 @@
 import Foundation
 import ScoutCatalog
 import ScoutCore
-import ScoutEngine
+@testable import ScoutEngine
 import ScoutGeodesy
 import ScoutJSON
 import ScoutTestSupport
@@ -110,6 +110,50 @@ import Testing
         #expect(r2.plan?.plan == .indexWalk && r2.plan?.candidates == 9960)
         let r3 = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: none))
         #expect(r3.plan?.plan == .indexWalk && r3.plan?.key == nil)
+    }
+
+    /// A filter asked often enough gets a bitmap of the entries it selects; answers are the
+    /// same before and after, and after writes (a new snapshot starts the count over, and a
+    /// dog patched in or out of the filter is in or out of the next answer).
+    @Test func aRepeatedFilterGetsABitmapAndTheSameAnswers() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Sample.raw["dog"]!.prefix(3000)
+        try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        let text = #"{"available": true, "weight_kg": {"min": 5, "max": 25}}"#
+        let filter = try RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
+        let typed = Self.typedDogs.filter { t in dogs.contains { $0.id == t.0.id } }
+        func oracle(_ origin: GeoPoint, k: Int, patched: [String: Bool] = [:]) -> [String] {
+            var found: [(id: String, d: Double)] = []
+            for t in typed where patched[t.0.id] ?? filter.matches(t.1) {
+                found.append((t.0.id, DistanceBounds.millimetres(t.0.point, origin)))
+            }
+            found.sort { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
+            return found.prefix(k).map(\.id)
+        }
+        var rng = SplitMix64(seed: 77)
+        let uses = FilterMaps.usesBeforeBuilding(entries: 3000)
+        // Built for the kind's current snapshot (an older snapshot's bitmap is never used).
+        func bitmapBuilt() -> Bool {
+            let version = e.pointSet(kind: "dog")!.snapshot().version
+            return e.filterMaps.withLock { c in c.kinds["dog"].map { $0.version == version && $0.maps[filter.signature!]?.bits != nil } ?? false }
+        }
+        for i in 0..<(uses + 5) {
+            let from = Self.centre(&rng)
+            #expect(try e.nearest(NearestQuery(kind: "dog", from: from, k: 7, filter: filter)).hits.map(\.id) == oracle(from, k: 7), "query \(i)")
+            #expect(bitmapBuilt() == (i + 1 >= uses), "query \(i)")
+        }
+        // A matching dog taken out of the filter, and back: the new snapshot's answers follow.
+        let chosen = try #require(typed.first { filter.matches($0.1) })
+        let inside = chosen.0.id, near = chosen.0.point
+        try e.patch(kind: "dog", record: inside, set: [("available", .bool(false))])
+        #expect(!bitmapBuilt())
+        for _ in 0..<(uses + 2) {
+            #expect(try e.nearest(NearestQuery(kind: "dog", from: near, k: 3, filter: filter)).hits.map(\.id)
+                    == oracle(near, k: 3, patched: [inside: false]))
+        }
+        #expect(bitmapBuilt())
+        try e.patch(kind: "dog", record: inside, set: [("available", .bool(true))])
+        #expect(try e.nearest(NearestQuery(kind: "dog", from: near, k: 3, filter: filter)).hits.map(\.id) == oracle(near, k: 3))
     }
 
     @Test func postingListsFollowWrites() throws {
