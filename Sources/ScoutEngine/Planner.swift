@@ -148,6 +148,10 @@ struct FilterMaps {
 
     /// Most bytes all bitmaps together may hold; past it the cache starts over.
     static let maximumBytes = 32 << 20
+    /// Most filters counted per kind and snapshot (each costs its signature's bytes); past
+    /// it the counts without a bitmap start over, so a caller sending endless distinct
+    /// filters holds no more than this many signatures.
+    static let maximumCounted = 4096
 
     /// Times a filter is asked at one snapshot before its bitmap is built: a bitmap costs one
     /// filter test per entry, about what n / 256 queries spend testing their candidates.
@@ -170,6 +174,7 @@ extension Engine {
             }
             var entry = k.maps[signature] ?? (0, nil)
             if let bits = entry.bits { return .bits(bits) }
+            if entry.uses == 0 && k.maps.count >= FilterMaps.maximumCounted { k.maps = k.maps.filter { $0.value.bits != nil } }
             entry.uses += 1
             k.maps[signature] = entry
             cache.kinds[kind] = k

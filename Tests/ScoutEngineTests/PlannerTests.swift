@@ -156,6 +156,18 @@ import Testing
         #expect(try e.nearest(NearestQuery(kind: "dog", from: near, k: 3, filter: filter)).hits.map(\.id) == oracle(near, k: 3))
     }
 
+    /// Endless distinct filters at one snapshot: the counts kept for them stay bounded.
+    @Test func distinctFiltersDoNotGrowTheCacheWithoutBound() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        try e.upsert(Sample.raw["dog"]!.prefix(50).map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        for i in 0..<(FilterMaps.maximumCounted + 500) {
+            let f = try RecordFilter.parse(Sample.json(#"{"weight_kg": {"min": \#(Double(i) / 1000)}}"#), kind: "dog", today: Sample.today)
+            _ = try e.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 52, lon: 0), k: 1, filter: f))
+        }
+        let counted = e.filterMaps.withLock { $0.kinds["dog"]?.maps.count ?? 0 }
+        #expect(counted > 0 && counted <= FilterMaps.maximumCounted)
+    }
+
     @Test func postingListsFollowWrites() throws {
         let e = Engine(catalog: Sample.catalog, privacy: .exact)
         let dog = #"{"id":"d1","kind":"dog","lat":53.3,"lon":-6.2,"name":"A","breed":"Pug","birth_date":"2020-01-01","sex":"male","weight_kg":8,"owner_id":"o1","owner_experience":3}"#
