@@ -161,7 +161,7 @@ extension Engine {
         throws(ScoutError) -> SearchHit {
         let set = try loadedSet(kind: kind)
         let placeless = placelessSet(kind: kind)
-        return try write { () throws(ScoutError) -> (change: EngineChange?, apply: () -> SearchHit) in
+        return try write { () throws(ScoutError) -> (change: () -> EngineChange?, apply: () -> SearchHit) in
             let current: (GeoPoint?, RecordPayload?)
             if let e = set.entry(id: id) {
                 current = (e.point, Engine.payload(e))
@@ -172,7 +172,7 @@ extension Engine {
             }
             let (point, fields, path) = try change((current.0, current.1?.fields ?? []))
             let prepared = try prepare([PointRecord(id: id, kind: kind, point: point, fields: fields)], fieldPath: path)
-            return (EngineChange.upsert(prepared.stored), { () -> SearchHit in
+            return ({ .upsert(prepared.stored) }, { () -> SearchHit in
                 self.apply(prepared)
                 let payload = prepared.located[kind]?.first?.payload as? RecordPayload ?? prepared.placeless[kind]?.first?.payload
                 return self.hit(id: id, kind: kind, point: prepared.located[kind]?.first?.point, payload: payload, distance: nil,

@@ -136,7 +136,7 @@ public final class Engine: Sendable {
     @discardableResult
     public func upsert(_ records: [PointRecord]) throws(ScoutError) -> Int {
         let prepared = try prepare(records)
-        try write { () throws(ScoutError) in (EngineChange.upsert(prepared.stored), { self.apply(prepared) }) }
+        try write { () throws(ScoutError) in ({ .upsert(prepared.stored) }, { self.apply(prepared) }) }
         return records.count
     }
 
@@ -228,11 +228,13 @@ public final class Engine: Sendable {
         try PointRecord.validateKind(kind, path: "kind")
         guard let set = pointSet(kind: kind) else { return 0 }
         return try write { () throws(ScoutError) in
-            // Only ids that are there are journalled; removing nothing is no change.
             let placeless = self.placelessSet(kind: kind)
-            let placelessNow = placeless?.snapshot()
-            let present = ids.filter { set.entry(id: $0) != nil || placelessNow?.byID[$0] != nil }
-            let change = present.isEmpty ? nil : EngineChange.remove(kind: kind, ids: present)
+            // Only ids that are there are journalled; removing nothing is no change.
+            let change = { () -> EngineChange? in
+                let placelessNow = placeless?.snapshot()
+                let present = ids.filter { set.entry(id: $0) != nil || placelessNow?.byID[$0] != nil }
+                return present.isEmpty ? nil : .remove(kind: kind, ids: present)
+            }
             return (change, { () -> Int in
                 guard let placeless else { return set.remove(ids: ids) }
                 self.storeSequence.add(1, ordering: .sequentiallyConsistent)

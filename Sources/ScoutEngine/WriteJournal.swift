@@ -96,15 +96,16 @@ extension Engine {
     }
 
     /// Runs a write under the write lock: `body` validates it against the current state
-    /// and returns the change and how to apply it. The change is recorded in the journal
-    /// (if any) before it is applied; the write then waits for its commit (or defers it, see
-    /// ``withDeferredCommits(_:)``). When `body` or the journal throws, nothing changes.
-    func write<T>(_ body: () throws(ScoutError) -> (change: EngineChange?, apply: () -> T)) throws(ScoutError) -> T {
+    /// and returns how to describe the change (asked only when a journal is attached, so an
+    /// engine without one never builds it) and how to apply it. The change is recorded in
+    /// the journal before it is applied; the write then waits for its commit (or defers it,
+    /// see ``withDeferredCommits(_:)``). When `body` or the journal throws, nothing changes.
+    func write<T>(_ body: () throws(ScoutError) -> (change: () -> EngineChange?, apply: () -> T)) throws(ScoutError) -> T {
         let (value, journal, ticket) = try writeLock.withLock { (_: inout ()) throws(ScoutError) -> (T, (any WriteJournal)?, UInt64?) in
             let (change, apply) = try body()
             let journal = journalSlot.withLock { $0 }
             var ticket: UInt64?
-            if let journal, let change { ticket = try journal.record(change, in: self) }
+            if let journal, let change = change() { ticket = try journal.record(change, in: self) }
             return (apply(), journal, ticket)
         }
         guard let journal, let ticket else { return value }
