@@ -65,7 +65,7 @@ public struct SnapshotReferenceFiles: Sendable, Equatable {
 /// still read): a 64-byte header, a table of 32-byte section entries, then the sections
 /// back to back. All integers and floats are little-endian; every byte of the file is
 /// covered by an xxHash64 (header, table, each section).
-enum SnapshotFile {
+package enum SnapshotFile {
     /// `\x89 S C O U T \r \n`: not text, and mangled by any text-mode copy.
     static let magic: [UInt8] = [0x89, 0x53, 0x43, 0x4F, 0x55, 0x54, 0x0D, 0x0A]
     /// The format version this build writes and the newest it reads.
@@ -261,7 +261,7 @@ enum SnapshotFile {
     }
 
     /// A whole file's bytes, or `not_found` naming `what`.
-    static func readWholeFile(_ path: String, what: String) throws(ScoutError) -> [UInt8] {
+    package static func readWholeFile(_ path: String, what: String) throws(ScoutError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ScoutError(.notFound, "\(what) cannot be opened (errno \(errno))", path: path) }
         defer { close(fd) }

@@ -107,10 +107,8 @@ enum JournalFile {
         var bytes = p.bytes
         let length = UInt32(bytes.count - recordHeaderSize)
         withUnsafeBytes(of: length.littleEndian) { for i in 0..<4 { bytes[i] = $0[i] } }
-        let sum = bytes.withUnsafeBytes { raw -> UInt64 in
-            var h = [UInt8](UnsafeRawBufferPointer(rebasing: raw[0..<4]))
-            h.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[recordHeaderSize...]))
-            return XXHash64.hash(h)
+        let sum = bytes.withUnsafeBytes { raw in
+            checksum(length: UnsafeRawBufferPointer(rebasing: raw[0..<4]), payload: UnsafeRawBufferPointer(rebasing: raw[recordHeaderSize...]))
         }
         withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[4 + i] = $0[i] } }
         return bytes

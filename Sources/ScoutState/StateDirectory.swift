@@ -395,18 +395,9 @@ public enum StateDirectory {
         return (snapshots.sorted(), journals.sorted(), temporary.sorted())
     }
 
+    /// A whole file (a journal segment), named by its file name in errors.
     private static func readFile(_ path: String) throws(ScoutError) -> [UInt8] {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ScoutError(.notFound, "cannot be opened (\(String(cString: strerror(errno))))", path: path) }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw ScoutError(.internal, "cannot be read (\(String(cString: strerror(errno))))", path: path) }
-            if n == 0 { return out }
-            out.append(contentsOf: chunk[0..<n])
-        }
+        try SnapshotFile.readWholeFile(path, what: String(path.split(separator: "/").last ?? ""))
     }
 
     private static func fileSize(_ path: String) -> Int {
