@@ -16,6 +16,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]          # the repository
@@ -80,6 +81,30 @@ def import_psycopg():
 
 # ---------------------------------------------------------------------------------------
 # statistics
+
+def apt_install(packages: list[str], what: str, present) -> float:
+    """Installs Debian packages with apt-get when `present()` says they are missing (root
+    only; otherwise exits with the command to run); returns the seconds it took (0 if
+    nothing was missing)."""
+    if present():
+        return 0.0
+    if os.geteuid() != 0:
+        raise SystemExit(f"peers: {what} is not installed; as root run:\n"
+                         f"  apt-get install -y --no-install-recommends {' '.join(packages)}")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages]
+    start = time.monotonic()
+    log("installing", " ".join(packages), "with apt-get")
+    if subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL).returncode != 0:
+        log("apt-get install failed; running apt-get update and trying again")
+        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL, check=True)
+        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
+    if not present():
+        raise SystemExit(f"peers: apt-get ran but {what} is still missing")
+    took = time.monotonic() - start
+    log(f"installed in {took:.1f} s")
+    return took
+
 
 def percentile(sorted_values: list[float], q: float) -> float:
     """Nearest-rank percentile of an ascending list (q in 0..100)."""

@@ -217,37 +217,27 @@ def main():
     def row(query, system, plan, metric, **kw):
         rows.append(dict(base, query=query, system=system, plan=plan, metric=metric, **kw))
 
-    # 1. Write throughput and latency.
-    policies = [None, "always", "everysec", "no"]
-    for policy in policies:
-        d = work / f"scout-{policy}"
-        s = Scout(args.scout, ["--state", str(d), "--fsync", policy] if policy else [])
-        secs = s.stream(scout_upsert(w) for w in writes(streamed, seed=2))
+    # 1. Write throughput and latency: the same writes, streamed and then one at a time.
+    def measure(system, name, stream, one, stop):
+        secs = stream(list(writes(streamed, seed=2)))
         lat = []
         for w in writes(single, seed=3):
             t = time.perf_counter()
-            s.ask(scout_upsert(w))
+            one(w)
             lat.append(time.perf_counter() - t)
-        s.stop()
-        name = f"fsync {policy}" if policy else "no state"
-        row("write", "scout", name, "streamed", value=round(streamed / secs), unit="writes/s", queries=streamed)
-        row("write", "scout", name, "round_trip", queries=single, **summary_us(lat))
-        table.append(("write", "scout", name, f"{streamed / secs:,.0f}/s", f"{summary_us(lat)['p50_us']} µs"))
+        stop()
+        row("write", system, name, "streamed", value=round(streamed / secs), unit="writes/s", queries=streamed)
+        row("write", system, name, "round_trip", queries=single, **summary_us(lat))
+        table.append(("write", system, name, f"{streamed / secs:,.0f}/s", f"{summary_us(lat)['p50_us']} µs"))
         log(table[-1])
+
+    for policy in [None, "always", "everysec", "no"]:
+        s = Scout(args.scout, ["--state", str(work / f"scout-{policy}"), "--fsync", policy] if policy else [])
+        measure("scout", f"fsync {policy}" if policy else "no state",
+                lambda ws: s.stream(scout_upsert(w) for w in ws), lambda w: s.ask(scout_upsert(w)), s.stop)
         r = Redis(work / f"redis-{policy}", policy)
         redis_version = redis_version or r.version()
-        secs = r.stream(list(writes(streamed, seed=2)))
-        lat = []
-        for w in writes(single, seed=3):
-            t = time.perf_counter()
-            r.one(w)
-            lat.append(time.perf_counter() - t)
-        r.stop()
-        name = f"appendfsync {policy}" if policy else "no AOF"
-        row("write", "redis", name, "streamed", value=round(streamed / secs), unit="writes/s", queries=streamed)
-        row("write", "redis", name, "round_trip", queries=single, **summary_us(lat))
-        table.append(("write", "redis", name, f"{streamed / secs:,.0f}/s", f"{summary_us(lat)['p50_us']} µs"))
-        log(table[-1])
+        measure("redis", f"appendfsync {policy}" if policy else "no AOF", r.stream, r.one, r.stop)
 
     # 2. Recovery of `points` records plus a journal of `journal_writes`.
     records = work / "points.jsonl"

@@ -41,7 +41,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from common import OUT, import_psycopg, log
+from common import OUT, apt_install, import_psycopg, log
 
 PG_MAJOR = "15"
 PACKAGES = [f"postgresql-{PG_MAJOR}", f"postgresql-{PG_MAJOR}-postgis-3"]
@@ -70,24 +70,7 @@ def installed() -> bool:
 
 def ensure_installed() -> float:
     """Installs the Debian packages when missing; returns the seconds it took (0 if nothing)."""
-    if installed():
-        return 0.0
-    if os.geteuid() != 0:
-        raise SystemExit("peers: PostgreSQL 15 + PostGIS 3 are not installed; as root run:\n"
-                         f"  apt-get install -y --no-install-recommends {' '.join(PACKAGES)}")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES]
-    start = time.monotonic()
-    log("installing", " ".join(PACKAGES), "with apt-get")
-    if subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-        log("apt-get install failed; running apt-get update and trying again")
-        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL, check=True)
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
-    if not installed():
-        raise SystemExit(f"peers: apt-get ran but {BINDIR}/pg_ctl or postgis.control is missing")
-    took = time.monotonic() - start
-    log(f"installed in {took:.1f} s")
-    return took
+    return apt_install(PACKAGES, f"PostgreSQL 15 + PostGIS 3 ({BINDIR}/pg_ctl, postgis.control)", installed)
 
 
 def free_port() -> int:

@@ -28,7 +28,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from common import OUT, log
+from common import OUT, apt_install, log
 
 SERVER = Path("/usr/bin/redis-server")
 PACKAGES = ["redis-server"]
@@ -37,20 +37,8 @@ MAX_LAT = 85.05112878
 
 
 def ensure_installed() -> float:
-    if SERVER.is_file():
-        return 0.0
-    if os.geteuid() != 0:
-        raise SystemExit("peers: redis-server is not installed; as root run:\n"
-                         f"  apt-get install -y --no-install-recommends {' '.join(PACKAGES)}")
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    cmd = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *PACKAGES]
-    start = time.monotonic()
-    log("installing", " ".join(PACKAGES), "with apt-get")
-    if subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL).returncode != 0:
-        subprocess.run(["apt-get", "update", "-q"], env=env, stdout=subprocess.DEVNULL, check=True)
-        subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, check=True)
-    return time.monotonic() - start
-
+    """Installs Debian's redis-server when missing; returns the seconds it took (0 if nothing)."""
+    return apt_install(PACKAGES, f"redis-server ({SERVER})", SERVER.is_file)
 
 class RedisGeo:
     def __init__(self, base: Path | None = None):
