@@ -35,8 +35,11 @@ public struct RecordFilter: Sendable {
     public private(set) var keys: [FilterKey] = []
     /// The filter as it was given — kind, the date ages are computed on, and its JSON —
     /// for caching what it selects; two filters with the same signature select the same
-    /// records. `nil` for filters built in Swift.
+    /// records. `nil` for filters built in Swift and for filters longer than
+    /// ``maximumSignatureBytes``.
     public private(set) var signature: String?
+    /// Longest filter JSON, in bytes, that gets a ``signature`` (longer ones are never cached).
+    public static let maximumSignatureBytes = 4096
 
     /// A filter that keeps everything.
     public static let all = RecordFilter(conditions: [])
@@ -117,7 +120,10 @@ public struct RecordFilter: Sendable {
         var filter = RecordFilter(conditions: tests, keys: try planningKeys(kind: kind, members, breeds: breeds, species: species, path: path))
         var w = JSONWriter()
         w.value(v)
-        filter.signature = "\(kind)|\(today)|" + String(decoding: w.bytes, as: UTF8.self)
+        // Only short filters are remembered, so the engine's cache of them stays small in bytes.
+        if w.bytes.count <= RecordFilter.maximumSignatureBytes {
+            filter.signature = "\(kind)|\(today)|" + String(decoding: w.bytes, as: UTF8.self)
+        }
         return filter
     }
 

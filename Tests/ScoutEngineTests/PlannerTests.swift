@@ -166,6 +166,10 @@ import Testing
         }
         let counted = e.filterMaps.withLock { $0.kinds["dog"]?.maps.count ?? 0 }
         #expect(counted > 0 && counted <= FilterMaps.maximumCounted)
+        // Each signature is short: a long filter is never counted nor cached.
+        let names = (0..<400).map { "\"owner-\($0)\"" }.joined(separator: ",")
+        let long = try RecordFilter.parse(Sample.json(#"{"owner_id": [\#(names)]}"#), kind: "dog", today: Sample.today)
+        #expect(long.signature == nil)
     }
 
     @Test func postingListsFollowWrites() throws {
