@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "ScoutSolar", targets: ["ScoutSolar"]),
         .library(name: "ScoutSchedule", targets: ["ScoutSchedule"]),
         .library(name: "ScoutRecommend", targets: ["ScoutRecommend"]),
+        .library(name: "ScoutRanking", targets: ["ScoutRanking"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [
@@ -76,12 +77,13 @@ let package = Package(
         .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutTime", "ScoutSolar",
                                                        "ScoutSchedule", "ScoutCatalog"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
-                                                    "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
+                                                    "ScoutCatalog", "ScoutText"]),
+        .target(name: "ScoutRanking", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutRecommend", "ScoutEngine"]),
         .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
-                                              "ScoutEngine", "ScoutState"]),
+                                              "ScoutEngine", "ScoutRanking", "ScoutState"]),
         .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutEngine"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
-                                                    "ScoutRecommend", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
+                                                    "ScoutRecommend", "ScoutRanking", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
         .target(name: "ScoutSource", dependencies: ["ScoutEngine", "ScoutCore", "ScoutJSON",
                                                     .product(name: "PostgresNIO", package: "postgres-nio")]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry",
@@ -117,10 +119,12 @@ let package = Package(
             "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutEngineTests", dependencies: [
-            "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
+            "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutRanking", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutRankingTests", dependencies: [
+            "ScoutRanking", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutJSON", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport"]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
-            "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),
+            "ScoutWorker", "ScoutEngine", "ScoutJSON", "ScoutTestSupport", "scout"]),
         .testTarget(name: "ScoutStateTests", dependencies: [
             "ScoutState", "ScoutEngine", "ScoutIndex", "ScoutWorker", "ScoutCatalog", "ScoutJSON", "ScoutCore", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),

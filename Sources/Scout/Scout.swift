@@ -9,7 +9,8 @@
 //   `BreedTable`, `Gazetteer`, `RecordFilter`, `Rating`, `LocationPrivacy`.
 // - `ScoutSchedule`: reminders (`Reminder`, `WakingHours`, `Schedule.compute`).
 // - `ScoutRecommend`: the activity recommender (`Recommender`, `PetNeeds`, `ScoreBreakdown`).
-// - `ScoutEngine`: the facade `Engine` (kinds, records, searches, place ranking, snapshots).
+// - `ScoutEngine`: the facade `Engine` (kinds, records, searches, snapshots).
+// - `ScoutRanking`: place ranking over the engine (`PlaceRanker`: dogs to meet, gyms).
 // - `ScoutState`: durable state (`StateDirectory`, `Journal`, `FsyncPolicy`).
 //
 // Deliberately not re-exported:
@@ -39,4 +40,5 @@
 @_exported import ScoutSchedule
 @_exported import ScoutRecommend
 @_exported import ScoutEngine
+@_exported import ScoutRanking
 @_exported import ScoutState

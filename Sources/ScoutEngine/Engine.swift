@@ -5,7 +5,6 @@ import ScoutGeodesy
 import ScoutGeometry
 import ScoutIndex
 import ScoutJSON
-import ScoutRecommend
 import ScoutText
 import Synchronization
 
@@ -52,19 +51,13 @@ public final class Engine: Sendable {
     /// How dogs' locations leave the engine.
     public let privacy: LocationPrivacy
 
-    /// The activity recommender and the ranking weights (`nil` without a data directory:
-    /// ranking and recommending ops then fail with `not_found`).
-    public let recommender: Recommender?
-
     /// Time-zone polygons for points given without a zone (`nil`: none loaded).
     public let timeZones: TimeZoneMap?
 
     /// Creates an empty engine over reference data.
-    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate, recommender: Recommender? = nil,
-                timeZones: TimeZoneMap? = nil) {
+    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate, timeZones: TimeZoneMap? = nil) {
         self.catalog = catalog
         self.privacy = privacy
-        self.recommender = recommender
         self.timeZones = timeZones
     }
 
@@ -119,8 +112,10 @@ public final class Engine: Sendable {
     /// Every kind's records without a place, as they stand.
     func placelessSetsNow() -> [String: PlacelessSet] { placelessSets.withLock { $0 } }
 
-    /// The reference files of the snapshot this engine was restored from (none otherwise).
-    var referenceFiles: SnapshotReferenceFiles { snapshotReference.withLock { $0 } ?? SnapshotReferenceFiles() }
+    /// The reference files of the snapshot this engine was restored from (none otherwise):
+    /// where a service finds the recommender's `activities.json` and `weights.json` after a
+    /// restore (`Recommender.load(activities:weights:breeds:)`).
+    public var referenceFiles: SnapshotReferenceFiles { snapshotReference.withLock { $0 } ?? SnapshotReferenceFiles() }
 
     /// Kinds with at least one point ever loaded, sorted.
     public var kinds: [String] { sets.withLock { Array($0.keys) }.sorted() }
@@ -295,7 +290,7 @@ public final class Engine: Sendable {
     public convenience init(snapshot path: String, privacy: LocationPrivacy = .approximate,
                             timeZones: TimeZoneMap? = nil) throws(ScoutError) {
         let contents = try SnapshotFile.read(path: path, privacy: privacy)
-        self.init(catalog: contents.catalog, privacy: privacy, recommender: contents.recommender, timeZones: timeZones)
+        self.init(catalog: contents.catalog, privacy: privacy, timeZones: timeZones)
         sets.withLock { $0 = contents.sets }
         placelessSets.withLock { $0 = contents.placeless }
         snapshotReference.withLock { $0 = contents.reference }

@@ -6,7 +6,6 @@ import ScoutCatalog
 import ScoutCore
 import ScoutIndex
 import ScoutJSON
-import ScoutRecommend
 
 /// The reference files a snapshot carries, byte for byte (`nil`: the engine had none).
 public struct SnapshotReferenceFiles: Sendable, Equatable {
@@ -281,7 +280,6 @@ package enum SnapshotFile {
     /// What a snapshot holds, fully built.
     struct Contents {
         let catalog: Catalog
-        let recommender: Recommender?
         let sets: [String: PointSet]
         /// Per kind, its records without a place (kinds with none are absent).
         let placeless: [String: PlacelessSet]
@@ -410,7 +408,7 @@ package enum SnapshotFile {
             }
         }
         // The breeds and the species names now (records are read against them); the
-        // gazetteer and the recommender on a second thread while the kinds are decoded.
+        // gazetteer on a second thread while the kinds are decoded.
         let pending = try PendingReference(reference, path: path)
         defer { pending.finish() }
         let catalog = Catalog(breeds: pending.breeds, species: pending.species)
@@ -556,7 +554,7 @@ package enum SnapshotFile {
         }
         let loaded = try pending.result()
         let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: pending.species, synonyms: pending.synonyms)
-        return Contents(catalog: restored, recommender: loaded.recommender, sets: sets, placeless: placelessSets,
+        return Contents(catalog: restored, sets: sets, placeless: placelessSets,
                         reference: reference, points: points)
     }
 
@@ -659,7 +657,7 @@ package enum SnapshotFile {
     /// A snapshot's reference files being loaded through the same loaders a data directory
     /// goes through (unpacked into a private temporary directory, read, removed): the breed
     /// table with its other names, the species names and the synonyms at once (records are
-    /// validated against the first two), the gazetteer and the recommender on a background
+    /// validated against the first two), the gazetteer on a background
     /// thread.
     private final class PendingReference: @unchecked Sendable {
         // @unchecked: `loaded` is written by the background thread before `group` is left
@@ -672,7 +670,6 @@ package enum SnapshotFile {
         /// What the background thread loads.
         struct Loaded {
             var places: Gazetteer = .empty
-            var recommender: Recommender?
         }
         private let directory: String?
         private let path: String
@@ -717,13 +714,11 @@ package enum SnapshotFile {
                 Self.remove(dir)
                 throw ScoutError(.invalidRequest, "not a usable snapshot: its species.tsv or synonyms.tsv does not load: \(error.message)", path: path)
             }
-            let withRecommender = r.activities != nil && r.weights != nil
             group.enter()
             DispatchQueue.global().async { [self] in
                 do throws(ScoutError) {
                     let places = try Gazetteer.load(path: dir + "/places.tsv")
-                    loaded = .success(Loaded(places: places,
-                                             recommender: withRecommender ? try Recommender.load(dataDirectory: dir, breeds: breeds) : nil))
+                    loaded = .success(Loaded(places: places))
                 } catch {
                     loaded = .failure(error)
                 }
@@ -739,7 +734,7 @@ package enum SnapshotFile {
             if let directory { Self.remove(directory) }
         }
 
-        /// The gazetteer and the recommender, once loaded.
+        /// The gazetteer, once loaded.
         func result() throws(ScoutError) -> Loaded {
             finish()
             switch loaded {

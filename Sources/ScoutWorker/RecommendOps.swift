@@ -2,6 +2,7 @@ import ScoutCatalog
 import ScoutCore
 import ScoutEngine
 import ScoutJSON
+import ScoutRanking
 import ScoutRecommend
 import ScoutSchedule
 import ScoutSolar
@@ -16,8 +17,16 @@ extension Worker {
     /// Most forecast hours in one request.
     static let maximumForecast = 72
 
+    /// The recommender, or `not_found` when the worker has none.
+    func requireRecommender() throws(ScoutError) -> Recommender {
+        guard let r = recommender else {
+            throw ScoutError(.notFound, "ranking needs the recommender's data (activities.json, weights.json): start scout serve with --data")
+        }
+        return r
+    }
+
     func recommendActivities(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
-        let r = try engine.requireRecommender()
+        let r = try requireRecommender()
         let body = f.reader
         var places = ResolvedPlaces()
         let (pet, now, zone) = try petAndClock(f, r, &places)
@@ -106,7 +115,7 @@ extension Worker {
     }
 
     func progress(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
-        let r = try engine.requireRecommender()
+        let r = try requireRecommender()
         let body = f.reader
         var places = ResolvedPlaces()
         let (pet, now, zone) = try petAndClock(f, r, &places)
@@ -158,7 +167,7 @@ extension Worker {
     }
 
     func recommendDogs(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
-        let r = try engine.requireRecommender()
+        let r = try requireRecommender()
         let body = f.reader
         var places = ResolvedPlaces()
         var met = Set<String>()
@@ -190,11 +199,11 @@ extension Worker {
             experience: experience!, bringsDog: bringsDog!, activityLevel: activityLevel!, met: met,
             limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "dog", &places),
             weights: try r.weights.overriding(body["weights"], group: "dogs", path: "weights"))
-        try writeRanked(try engine.recommendDogs(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: "dog"), &w)
+        try writeRanked(try PlaceRanker(engine: engine, weights: r.weights).recommendDogs(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: "dog"), &w)
     }
 
     func rankGyms(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
-        let r = try engine.requireRecommender()
+        let r = try requireRecommender()
         let body = f.reader
         var places = ResolvedPlaces()
         let now = try Instant.parse(try body.string("now", maxBytes: 40), path: "now")
@@ -202,7 +211,7 @@ extension Worker {
             from: try location(f, "from", &places), radius: try distance(body, "radius_m", default: 4000), now: now,
             limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "gym"),
             weights: try r.weights.overriding(body["weights"], group: "gyms", path: "weights"))
-        try writeRanked(try engine.rankGyms(q), places, today: now.localDate, fields: try FieldSelection.read(f, kind: "gym"), &w)
+        try writeRanked(try PlaceRanker(engine: engine, weights: r.weights).rankGyms(q), places, today: now.localDate, fields: try FieldSelection.read(f, kind: "gym"), &w)
     }
 
     // MARK: Reading

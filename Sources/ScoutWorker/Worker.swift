@@ -20,6 +20,9 @@ public final class Worker: Sendable {
 
     /// The engine requests run against.
     public let engine: Engine
+    /// The activity recommender and the ranking weights (`nil` without them: the
+    /// recommending and ranking ops then answer `not_found`).
+    public let recommender: Recommender?
 
     /// Which files the `load` op may read (none unless the operator allowed a root).
     public let files: FileAccess
@@ -32,8 +35,10 @@ public final class Worker: Sendable {
 
     /// Creates a worker over an engine. A worker keeps no per-request state, so
     /// ``respond(to:)`` may run on several threads at once.
-    public init(engine: Engine, files: FileAccess = .none, deadlineMilliseconds: Int? = Worker.defaultDeadlineMilliseconds) {
+    public init(engine: Engine, recommender: Recommender? = nil, files: FileAccess = .none,
+                deadlineMilliseconds: Int? = Worker.defaultDeadlineMilliseconds) {
         self.engine = engine
+        self.recommender = recommender
         self.files = files
         self.deadlineMilliseconds = deadlineMilliseconds
     }
@@ -114,7 +119,7 @@ public final class Worker: Sendable {
         Operation(name: "schedule", isReadOnly: true,
                   fields: ["timezone", "now", "reminders", "count", "waking_hours", "avoid_quiet_hours", "busy", "avoid_busy"]) {
             worker, f, w throws(ScoutError) in
-            Schedule.compute(try ScheduleRequest.read(f.object, types: worker.engine.recommender?.logTypes ?? .careTypes)).write(into: &w)
+            Schedule.compute(try ScheduleRequest.read(f.object, types: worker.recommender?.logTypes ?? .careTypes)).write(into: &w)
         },
         Operation(name: "recommend_dogs", isReadOnly: true,
                   fields: ["from", "radius_m", "lover", "experience", "has_dog", "activity_level", "met", "limit", "filter", "weights",

@@ -51,15 +51,11 @@ struct CatalogOptions: ParsableArguments {
         let dir = resolvedDataDirectory
         if let snapshot { return try engine(snapshot: snapshot, dataDirectory: dir) }
         var catalog = Catalog()
-        var recommender: Recommender?
         var timeZones: TimeZoneMap?
         if let dir {
             do {
                 catalog = try Catalog.load(dataDirectory: dir)
-                let r = try Recommender.load(dataDirectory: dir, breeds: catalog.breeds)
-                recommender = r
-                log("reference data from \(dir): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places, "
-                    + "\(r.catalog.activities.count) activities (catalogue \(r.catalog.version), weights \(r.weights.version))")
+                log("reference data from \(dir): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places")
             } catch {
                 log("could not load reference data from \(dir): \(error)")
                 throw ExitCode(1)
@@ -68,10 +64,37 @@ struct CatalogOptions: ParsableArguments {
             log("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
         }
         timeZones = try timeZoneMap()
-        let engine = Engine(catalog: catalog, privacy: exactDogLocations ? .exact : .approximate, recommender: recommender,
-                            timeZones: timeZones)
+        let engine = Engine(catalog: catalog, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones)
         try load(into: engine)
         return engine
+    }
+
+    /// The recommender that goes with an engine: from the `activities.json` and
+    /// `weights.json` of the snapshot it was restored from (`--snapshot`, or a state
+    /// directory's), else from the data directory; `nil`, with a log line, without them. Exits
+    /// with status 1 when the files do not load.
+    func recommender(for engine: Engine) throws -> Recommender? {
+        let files = engine.referenceFiles
+        let restored = snapshot != nil || files != SnapshotReferenceFiles()
+        let recommender: Recommender
+        do {
+            if restored {
+                guard let activities = files.activities, let weights = files.weights else {
+                    log("no activities.json and weights.json in the snapshot: recommending and ranking answer not_found")
+                    return nil
+                }
+                recommender = try Recommender.load(activities: activities, weights: weights, breeds: engine.catalog.breeds)
+            } else {
+                guard let dir = resolvedDataDirectory else { return nil }
+                recommender = try Recommender.load(dataDirectory: dir, breeds: engine.catalog.breeds)
+            }
+        } catch {
+            log("could not load the recommender's activities.json and weights.json: \(error)")
+            throw ExitCode(1)
+        }
+        log("recommender: \(recommender.catalog.activities.count) activities (catalogue \(recommender.catalog.version), "
+            + "weights \(recommender.weights.version))")
+        return recommender
     }
 
     /// The time-zone polygons of the data directory's `timezones.bin` (`nil`, with a log

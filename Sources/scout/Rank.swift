@@ -43,7 +43,7 @@ struct Rank: ParsableCommand {
         }
         let expected = inputs.isEmpty ? nil : inputs.reduce(0) { $0 + Rank.countLines($1) }
         let engine = try catalog.engine()
-        let worker = Worker(engine: engine, deadlineMilliseconds: catalog.deadline)
+        let worker = Worker(engine: engine, recommender: try catalog.recommender(for: engine), deadlineMilliseconds: catalog.deadline)
         let progress = Progress(expected: expected, quiet: quiet)
         for (fd, _) in inputFDs {
             LineServer(worker: worker, input: fd, output: out, threads: catalog.threads, readOnly: true) { progress.record($0) }.run()

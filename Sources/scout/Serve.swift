@@ -79,7 +79,8 @@ struct Serve: ParsableCommand {
             engine = try catalog.engine()
         }
         if let source { try follow(source, into: engine) }
-        let worker = Worker(engine: engine, files: files, deadlineMilliseconds: catalog.deadline)
+        let worker = Worker(engine: engine, recommender: try catalog.recommender(for: engine), files: files,
+                            deadlineMilliseconds: catalog.deadline)
         let server = LineServer(worker: worker, threads: catalog.threads)
         let served = server.run()
         if let failure = server.failure {

@@ -18,6 +18,8 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         let engine = try catalog.engine()
+        // The recommender's files go into the snapshot: check now that they load.
+        _ = try catalog.recommender(for: engine)
         let started = Progress.now()
         do {
             // From a snapshot, its own reference files are written again; else the data directory's.

@@ -4,6 +4,7 @@ import ScoutCore
 import ScoutEngine
 import ScoutGeodesy
 import ScoutJSON
+import ScoutRanking
 import ScoutRecommend
 import ScoutTestSupport
 import Testing
@@ -78,7 +79,7 @@ import Testing
                 }
                 // recommend_dogs: scores and their terms.
                 let m = DogMatchQuery(from: c, radius: 2500, experience: 5, limit: 50, weights: weights)
-                let ra = try a.recommendDogs(m), rb = try b.recommendDogs(m)
+                let ra = try PlaceRanker(engine: a, weights: weights).recommendDogs(m), rb = try PlaceRanker(engine: b, weights: weights).recommendDogs(m)
                 compare(ra.hits.map { "\($0.hit.id):\($0.breakdown.score)" }.joined(separator: " "),
                         rb.hits.map { "\($0.hit.id):\($0.breakdown.score)" }.joined(separator: " "))
             }

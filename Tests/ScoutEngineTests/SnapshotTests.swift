@@ -3,6 +3,7 @@ import ScoutCatalog
 import ScoutCore
 @testable import ScoutEngine
 import ScoutJSON
+import ScoutRanking
 import ScoutRecommend
 import ScoutTestSupport
 import ScoutTime
@@ -71,7 +72,10 @@ import Testing
         #expect(copy.kinds == original.kinds)
         #expect(copy.stats().map(\.count) == original.stats().map(\.count))
         var rng = SplitMix64(seed: 1_300 + seed)
-        let weights = copy.recommender!.weights
+        // The recommender goes with the snapshot as the bytes of its two files.
+        let files = copy.referenceFiles
+        let weights = try Recommender.load(activities: try #require(files.activities), weights: try #require(files.weights),
+                                           breeds: copy.catalog.breeds).weights
         for round in 0..<12 {
             let kind = rng.pick(["dog", "gym", "shelter"])
             let centre = rng.pick(Sample.raw[kind]!).point
@@ -109,12 +113,12 @@ import Testing
             }
             let experience = Double(rng.int(1...5))
             Self.same(original, copy, "recommend_dogs \(tag)") { e throws(ScoutError) in
-                Self.describe(try e.recommendDogs(DogMatchQuery(from: centre, radius: radius, experience: experience, bringsDog: true,
+                Self.describe(try PlaceRanker(engine: e, weights: weights).recommendDogs(DogMatchQuery(from: centre, radius: radius, experience: experience, bringsDog: true,
                                                                limit: 15, weights: weights)))
             }
             let now = Instant(seconds: 1_795_000_000 + Int64(rng.int(0...2_000_000)))
             Self.same(original, copy, "rank_gyms \(tag)") { e throws(ScoutError) in
-                Self.describe(try e.rankGyms(GymRankQuery(from: centre, radius: radius, now: now, limit: 10, weights: weights)))
+                Self.describe(try PlaceRanker(engine: e, weights: weights).rankGyms(GymRankQuery(from: centre, radius: radius, now: now, limit: 10, weights: weights)))
             }
         }
     }
@@ -692,7 +696,7 @@ extension SnapshotTests {
         #expect(copy.kinds == original.kinds && copy.stats().map(\.count) == original.stats().map(\.count))
         #expect(copy.catalog.breeds.breeds.count == original.catalog.breeds.breeds.count && copy.catalog.breeds.aliases.isEmpty)
         #expect(copy.catalog.species.rows.isEmpty && copy.catalog.synonyms.groups.isEmpty)
-        #expect(copy.recommender != nil)
+        #expect(copy.referenceFiles.activities != nil && copy.referenceFiles.weights != nil)
         var rng = SplitMix64(seed: 515)
         for kind in ["dog", "shelter", "gym"] {
             let ids = try Self.allIDs(original, kind: kind)

@@ -1,6 +1,8 @@
 import Foundation
+import ScoutEngine
 import ScoutJSON
 import ScoutTestSupport
+import ScoutWorker
 import Testing
 
 /// The recommender's ops through real `scout serve` pipes: shapes, determinism, versions,
@@ -134,5 +136,22 @@ import Testing
             #expect(v["error"]?["path"]?.string == bad.path, "\(bad.request) → \(v)")
             #expect(lines[2 * i + 1]["id"] == .string("after"))
         }
+    }
+}
+
+/// A worker made without a recommender answers the recommending and ranking ops with a
+/// `not_found` that says what is missing, and every other op as usual.
+@Suite struct WorkerWithoutRecommenderTests {
+    @Test func recommendingAndRankingOpsAreNotFound() throws {
+        let worker = Worker(engine: Engine())
+        for op in [#""op":"rank_gyms","from":{"lat":53.35,"lon":-6.26},"now":"2026-01-01T00:00:00Z""#,
+                   #""op":"recommend_dogs","from":{"lat":53.35,"lon":-6.26},"experience":3"#,
+                   #""op":"recommend_activities","pet":{"species":"dog"},"now":"2026-01-01T00:00:00Z""#] {
+            let answer = try JSONReader.parse(worker.respond(to: ArraySlice(Array("{\"id\":1,\(op)}".utf8))))
+            #expect(answer["error"]?["code"]?.string == "not_found", "\(op)")
+            #expect(answer["error"]?["message"]?.string?.contains("--data") == true)
+        }
+        let ping = try JSONReader.parse(worker.respond(to: ArraySlice(Array(#"{"id":2,"op":"ping"}"#.utf8))))
+        #expect(ping["result"] != nil)
     }
 }

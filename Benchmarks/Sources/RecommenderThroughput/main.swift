@@ -20,7 +20,7 @@ import ScoutWorker
 let dataDirectory = ProcessInfo.processInfo.environment["SCOUT_DATA"] ?? "../data"
 let breeds = try! BreedTable.load(path: dataDirectory + "/breeds.csv")
 let recommender = try! Recommender.load(dataDirectory: dataDirectory, breeds: breeds)
-let worker = Worker(engine: Engine(catalog: Catalog(breeds: breeds), recommender: recommender))
+let worker = Worker(engine: Engine(catalog: Catalog(breeds: breeds)), recommender: recommender)
 
 struct Generator {
     var state: UInt64

@@ -5,7 +5,7 @@ import ScoutJSON
 import ScoutWorker
 
 /// The engine read-only inputs run against: built once (reference data + sample records).
-let sharedWorker = Worker(engine: FuzzSupport.makeEngine())
+let sharedWorker = Worker(engine: FuzzSupport.makeEngine(), recommender: FuzzSupport.reference.recommender)
 
 /// libFuzzer entry: each line of the input is one request to `Worker.respond(to:)`.
 ///
@@ -30,7 +30,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         }
         parsed.append((line, p))
     }
-    let worker = writes ? Worker(engine: FuzzSupport.makeEngine()) : sharedWorker
+    let worker = writes ? Worker(engine: FuzzSupport.makeEngine(), recommender: FuzzSupport.reference.recommender) : sharedWorker
     for (line, p) in parsed {
         let response = worker.execute(p)
         check(response, for: line, parsed: p)

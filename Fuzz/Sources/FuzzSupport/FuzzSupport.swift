@@ -73,7 +73,7 @@ public enum FuzzSupport {
     /// A new engine over the reference data holding ``sampleRecords`` (dog locations exact,
     /// so that answers do not depend on the privacy grid).
     public static func makeEngine() -> Engine {
-        let engine = Engine(catalog: reference.catalog, privacy: .exact, recommender: reference.recommender)
+        let engine = Engine(catalog: reference.catalog, privacy: .exact)
         do throws(ScoutError) {
             _ = try engine.upsert(sampleRecords)
         } catch {

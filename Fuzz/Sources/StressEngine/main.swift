@@ -16,7 +16,7 @@ import Glibc
 // response must be `"ok":true`. Usage: StressEngine [ROUNDS] (default 200).
 
 let rounds = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 200 : 200
-let worker = Worker(engine: FuzzSupport.makeEngine())
+let worker = Worker(engine: FuzzSupport.makeEngine(), recommender: FuzzSupport.reference.recommender)
 
 let reads = [
     #"{"id":1,"op":"search","kind":"dog","near":{"lat":53.2707,"lon":-9.0568},"radius_m":20000,"limit":20,"fields":false}"#,

@@ -4,15 +4,45 @@ import ScoutCore
 import ScoutEngine
 import ScoutGeodesy
 import ScoutJSON
+import ScoutRanking
 import ScoutRecommend
 import ScoutTestSupport
 import ScoutTime
 import Testing
 
+/// The sample dogs and gyms, loaded once at their exact places, with the raw JSON of every
+/// record for the oracles.
+enum Sample {
+    struct Raw { let id: String; let point: GeoPoint; let json: JSONValue }
+
+    static let engine: Engine = {
+        Repository.ensureSampleDogs()
+        let e = Engine(catalog: try! Catalog.load(dataDirectory: Repository.data), privacy: .exact)
+        for f in ["dogs", "gyms"] { try! e.load(path: "\(Repository.data)/sample/\(f).jsonl") }
+        return e
+    }()
+    static let raw: [String: [Raw]] = {
+        Repository.ensureSampleDogs()
+        var out: [String: [Raw]] = [:]
+        for (kind, f) in [("dog", "dogs"), ("gym", "gyms")] {
+            let text = try! String(contentsOfFile: "\(Repository.data)/sample/\(f).jsonl", encoding: .utf8)
+            out[kind] = text.split(separator: "\n").map { line in
+                let v = try! JSONReader.parse(Array(line.utf8))
+                return Raw(id: v["id"]!.string!, point: GeoPoint(lat: v["lat"]!.double!, lon: v["lon"]!.double!), json: v)
+            }
+        }
+        return out
+    }()
+}
+
 /// `recommendDogs` and `rankGyms` against brute force over the raw sample records: hard
 /// filters, every term of the score and the order, written from `docs/recommender.md`.
-@Suite struct RankingTests {
+@Suite struct PlaceRankerTests {
     static let weights = try! RecommenderWeights.load(path: Repository.data + "/weights.json")
+    /// A ranker whose own weights are not the file's: every query below passes the file's, so
+    /// a ranker that ignored a query's weights would fail the oracles.
+    static let ranker = PlaceRanker(engine: Sample.engine, weights: try! weights.overriding(
+        JSONReader.parse(Array(#"{"distance":0,"rating":1}"#.utf8)), group: "gyms", path: "weights"))
 
     /// The breed row of the CSV, as numbers, by breed name (the Mixed row for unknown names).
     static let traits: [String: [String: Double]] = {
@@ -69,7 +99,7 @@ import Testing
         expected.sort { $0.score != $1.score ? $0.score > $1.score : $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
         let q = DogMatchQuery(from: centre, radius: radius, experience: experience, bringsDog: bringsDog, activityLevel: activity,
                               met: met, limit: 25, weights: Self.weights)
-        let got = try Sample.engine.recommendDogs(q)
+        let got = try Self.ranker.recommendDogs(q)
         #expect(got.total == expected.count)
         #expect(got.hits.map(\.hit.id) == expected.prefix(25).map(\.id), "seed \(seed)")
         for (h, e) in zip(got.hits, expected) {
@@ -103,29 +133,27 @@ import Testing
             expected.append((gym.id, score, distance))
         }
         expected.sort { $0.score != $1.score ? $0.score > $1.score : $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
-        let got = try Sample.engine.rankGyms(GymRankQuery(from: centre, radius: radius, now: now, limit: 30, weights: Self.weights))
+        let got = try Self.ranker.rankGyms(GymRankQuery(from: centre, radius: radius, now: now, limit: 30, weights: Self.weights))
         #expect(got.total == expected.count)
         #expect(got.hits.map(\.hit.id) == expected.prefix(30).map(\.id), "seed \(seed)")
         #expect(got.weightsVersion == Self.weights.version)
     }
 
-    @Test func rankingNeedsWeightsAndValidInput() throws {
+    @Test func rankingValidatesItsInputAndUsesTheRankersWeightsByDefault() throws {
         let centre = GeoPoint(lat: 53.35, lon: -6.26)
-        // No recommender and no weights: a clear not_found that says what is missing.
         do {
-            _ = try Engine().rankGyms(GymRankQuery(from: centre, now: Instant(seconds: 0)))
-            Issue.record("ranked without weights")
-        } catch {
-            #expect(error.code == .notFound)
-            #expect(error.message.contains("--data"))
-        }
-        do {
-            _ = try Sample.engine.recommendDogs(DogMatchQuery(from: centre, radius: 1000, experience: 7, weights: Self.weights))
+            _ = try Self.ranker.recommendDogs(DogMatchQuery(from: centre, radius: 1000, experience: 7, weights: Self.weights))
             Issue.record("experience 7 accepted")
         } catch { #expect(error.path == "experience") }
         do {
-            _ = try Sample.engine.rankGyms(GymRankQuery(from: centre, now: Instant(seconds: 0), limit: 5000, weights: Self.weights))
+            _ = try Self.ranker.rankGyms(GymRankQuery(from: centre, now: Instant(seconds: 0), limit: 5000, weights: Self.weights))
             Issue.record("limit 5000 accepted")
         } catch { #expect(error.code == .limitExceeded) }
+        // Without a query's own weights, the ranker's.
+        let got = try Self.ranker.rankGyms(GymRankQuery(from: centre, radius: 15_000, now: Instant(seconds: 0), limit: 50))
+        #expect(got.hits.count >= 5)
+        let terms = got.hits.map { h in Dictionary(uniqueKeysWithValues: h.breakdown.terms.map { ($0.name, $0.weight) }) }
+        #expect(terms.allSatisfy { $0["distance"] == 0 && $0["rating"] == 1 })
+        #expect(got.weightsVersion == Self.weights.version)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ScoutCatalog
 import ScoutCore
+import ScoutEngine
 import ScoutRecommend
 import ScoutTime
 
@@ -22,7 +23,7 @@ public struct DogMatchQuery: Sendable {
     public var limit: Int
     /// Further conditions (the `filter` of a search).
     public var filter: RecordFilter
-    /// Weights; `nil` uses the recommender's.
+    /// Weights; `nil` uses the ranker's.
     public var weights: RecommenderWeights?
 
     /// Creates a query.
@@ -52,7 +53,7 @@ public struct GymRankQuery: Sendable {
     public var limit: Int
     /// Further conditions.
     public var filter: RecordFilter
-    /// Weights; `nil` uses the recommender's.
+    /// Weights; `nil` uses the ranker's.
     public var weights: RecommenderWeights?
 
     /// Creates a query.
@@ -85,20 +86,30 @@ public struct RankedResult: Sendable {
     public let weightsVersion: String
 }
 
-extension Engine {
-    /// The recommender, or `not_found` when the engine has none.
-    public func requireRecommender() throws(ScoutError) -> Recommender {
-        guard let r = recommender else {
-            throw ScoutError(.notFound, "ranking needs the recommender's data (activities.json, weights.json): start scout serve with --data")
-        }
-        return r
+/// Place ranking: the engine's radius search, scored with the recommender's place terms
+/// (`weights.json`, `places`), best first. It sits above the engine, beside the recommender:
+/// the engine only searches.
+///
+/// ```swift
+/// let ranker = PlaceRanker(engine: engine, weights: recommender.weights)
+/// let gyms = try ranker.rankGyms(GymRankQuery(from: dublin, now: Instant.now))
+/// ```
+public struct PlaceRanker: Sendable {
+    /// The engine whose records are ranked.
+    public let engine: Engine
+    /// The weights a query without its own uses.
+    public let weights: RecommenderWeights
+
+    /// A ranker over an engine's records with these weights (usually the recommender's).
+    public init(engine: Engine, weights: RecommenderWeights) {
+        self.engine = engine
+        self.weights = weights
     }
 
     /// Dogs for a dog lover: hard filters (available, experience, good with dogs when they
     /// bring one), then distance decay + rating + energy match + novelty.
     public func recommendDogs(_ q: DogMatchQuery) throws(ScoutError) -> RankedResult {
-        let w: RecommenderWeights
-        if let given = q.weights { w = given } else { w = try requireRecommender().weights }
+        let w = q.weights ?? weights
         guard (1...5).contains(q.experience) else { throw ScoutError(.invalidRequest, "experience must be 1 to 5", path: "experience") }
         guard (1...5).contains(q.activityLevel) else { throw ScoutError(.invalidRequest, "activity_level must be 1 to 5", path: "activity_level") }
         let experience = q.experience, bringsDog = q.bringsDog
@@ -107,7 +118,7 @@ extension Engine {
             return d.available && d.experienceNeededEstimate <= experience && (!bringsDog || d.breed[.goodWithDogs] >= 3)
         }
         let terms = w.places["dogs"] ?? [:]
-        let decay = Engine.distanceDecay(radius: q.radius, terms: terms)
+        let decay = PlaceRanker.distanceDecay(radius: q.radius, terms: terms)
         return try rank(kind: "dog", from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
             guard case .dog(let d) = hit.record else { return ScoreBreakdown([]) }
             let distance = hit.distance ?? 0
@@ -122,10 +133,9 @@ extension Engine {
 
     /// Gyms near someone: distance decay + Wilson lower bound of votes + open now.
     public func rankGyms(_ q: GymRankQuery) throws(ScoutError) -> RankedResult {
-        let w: RecommenderWeights
-        if let given = q.weights { w = given } else { w = try requireRecommender().weights }
+        let w = q.weights ?? weights
         let terms = w.places["gyms"] ?? [:]
-        let decay = Engine.distanceDecay(radius: q.radius, terms: terms)
+        let decay = PlaceRanker.distanceDecay(radius: q.radius, terms: terms)
         let filter = q.filter.and { if case .gym = $0 { true } else { false } }
         return try rank(kind: "gym", from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
             guard case .gym(let g) = hit.record else { return ScoreBreakdown([]) }
@@ -151,7 +161,7 @@ extension Engine {
         guard limit >= 1, limit <= 1000 else {
             throw ScoutError(limit < 1 ? .invalidRequest : .limitExceeded, "limit must be 1 to 1000", path: "limit")
         }
-        let found = try search(SearchQuery(kind: kind, area: .radius(center: from, meters: radius), limit: SearchQuery.maximumLimit,
+        let found = try engine.search(SearchQuery(kind: kind, area: .radius(center: from, meters: radius), limit: SearchQuery.maximumLimit,
                                            sort: .distance, filter: filter))
         var ranked = found.hits.map { RankedHit(hit: $0, breakdown: score($0)) }
         ranked.sort {
