@@ -18,37 +18,27 @@
 //   ScoutSchedule         reminders: next firing times across DST and short months, quiet hours, calendar
 //   ScoutRecommend        activity catalogue, care goals, hard context rules, enjoyment, scoring with reasons
 //   ScoutEngine           the library facade: kinds, records, loading, search
+//   ScoutRanking          place ranking above the engine: dogs to meet, gyms to visit
 //   Scout                 the umbrella a service imports: re-exports Core, Time, Catalog, Schedule,
-//                         Recommend, Engine and State
+//                         Recommend, Engine, Ranking and State
 //   ScoutState            durable state: a write-ahead journal, recovery, compaction into snapshots
 //   ScoutWorker           the `scout serve` JSON Lines protocol
 //   ScoutSource           follows PostgreSQL/PostGIS tables into an engine (postgres-nio): load, LISTEN, catch up
 //   scout                 the command-line executable
 //
-// Products: a service depends on `Scout`. The per-module library products stay for the
-// Benchmarks/ and Fuzz/ packages, which reach lower layers (ScoutIndex, ScoutGeometry,
-// ScoutJSON, ScoutWorker) directly.
+// Products: a service depends on `Scout`; `scout` is the executable. `ScoutInternals` holds
+// every module one by one for the project's own Benchmarks/ and Fuzz/ packages, which reach
+// lower layers (ScoutIndex, ScoutGeometry, ScoutJSON, ScoutWorker) directly: no stability
+// promise, not for services.
 import PackageDescription
 
 let package = Package(
     name: "Scout",
     products: [
         .library(name: "Scout", targets: ["Scout"]),
-        .library(name: "ScoutEngine", targets: ["ScoutEngine"]),
-        .library(name: "ScoutIndex", targets: ["ScoutIndex"]),
-        .library(name: "ScoutGeometry", targets: ["ScoutGeometry"]),
-        .library(name: "ScoutGeodesy", targets: ["ScoutGeodesy"]),
-        .library(name: "ScoutCore", targets: ["ScoutCore"]),
-        .library(name: "ScoutWorker", targets: ["ScoutWorker"]),
-        .library(name: "ScoutState", targets: ["ScoutState"]),
-        .library(name: "ScoutText", targets: ["ScoutText"]),
-        .library(name: "ScoutTime", targets: ["ScoutTime"]),
-        .library(name: "ScoutCatalog", targets: ["ScoutCatalog"]),
-        .library(name: "ScoutJSON", targets: ["ScoutJSON"]),
-        .library(name: "ScoutSolar", targets: ["ScoutSolar"]),
-        .library(name: "ScoutSchedule", targets: ["ScoutSchedule"]),
-        .library(name: "ScoutRecommend", targets: ["ScoutRecommend"]),
-        .library(name: "ScoutRanking", targets: ["ScoutRanking"]),
+        .library(name: "ScoutInternals", targets: [
+            "ScoutCore", "ScoutGeodesy", "ScoutIndex", "ScoutGeometry", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog",
+            "ScoutSolar", "ScoutSchedule", "ScoutRecommend", "ScoutEngine", "ScoutRanking", "ScoutState", "ScoutWorker"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [
@@ -80,7 +70,7 @@ let package = Package(
                                                     "ScoutCatalog", "ScoutText"]),
         .target(name: "ScoutRanking", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutRecommend", "ScoutEngine"]),
         .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
-                                              "ScoutEngine", "ScoutRanking", "ScoutState"]),
+                                              "ScoutEngine", "ScoutRanking", "ScoutState", "ScoutJSON", "ScoutGeometry"]),
         .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutEngine"]),
         .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
                                                     "ScoutRecommend", "ScoutRanking", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),

@@ -17,8 +17,7 @@ let package = Package(
             name: "BenchSupport",
             dependencies: [
                 "CGEOSBaseline",
-                .product(name: "ScoutGeodesy", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ]
         ),
         // Mean per query and build time, Scout against GEOS, alternating rounds.
@@ -26,9 +25,7 @@ let package = Package(
             name: "MeanPerQuery",
             dependencies: [
                 "BenchSupport",
-                .product(name: "ScoutIndex", package: "Scout"),
-                .product(name: "ScoutGeometry", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ]
         ),
         .executableTarget(
@@ -36,10 +33,7 @@ let package = Package(
             dependencies: [
                 "BenchSupport",
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "ScoutIndex", package: "Scout"),
-                .product(name: "ScoutGeometry", package: "Scout"),
-                .product(name: "ScoutGeodesy", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ],
             path: "Benchmarks/SpatialBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -48,14 +42,7 @@ let package = Package(
         .executableTarget(
             name: "RecommenderThroughput",
             dependencies: [
-                .product(name: "ScoutRecommend", package: "Scout"),
-                .product(name: "ScoutSchedule", package: "Scout"),
-                .product(name: "ScoutEngine", package: "Scout"),
-                .product(name: "ScoutWorker", package: "Scout"),
-                .product(name: "ScoutCatalog", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
-                .product(name: "ScoutJSON", package: "Scout"),
-                .product(name: "ScoutTime", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ]
         ),
         // Tens of millions of single-record upserts over a fixed set of ids: RSS and index
@@ -63,11 +50,7 @@ let package = Package(
         .executableTarget(
             name: "Soak",
             dependencies: [
-                .product(name: "ScoutIndex", package: "Scout"),
-                .product(name: "ScoutEngine", package: "Scout"),
-                .product(name: "ScoutCatalog", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
-                .product(name: "ScoutJSON", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ]
         ),
         // Filtered and text+geo queries on the sample catalogue, unfiltered as the baseline.
@@ -75,11 +58,7 @@ let package = Package(
             name: "CatalogBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "ScoutEngine", package: "Scout"),
-                .product(name: "ScoutCatalog", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
-                .product(name: "ScoutJSON", package: "Scout"),
-                .product(name: "ScoutTime", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ],
             path: "Benchmarks/CatalogBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

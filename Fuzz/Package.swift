@@ -23,17 +23,13 @@ let package = Package(
         .target(
             name: "FuzzSupport",
             dependencies: [
-                .product(name: "ScoutEngine", package: "Scout"),
-                .product(name: "ScoutCatalog", package: "Scout"),
-                .product(name: "ScoutRecommend", package: "Scout"),
-                .product(name: "ScoutJSON", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ]
         ),
         // JSONReader.parse, then a JSONWriter round trip must re-parse to an equal value.
         .executableTarget(
             name: "FuzzJSON",
-            dependencies: ["FuzzDriver", .product(name: "ScoutJSON", package: "Scout")],
+            dependencies: ["FuzzDriver", .product(name: "ScoutInternals", package: "Scout")],
             swiftSettings: fuzzFlags
         ),
         // Every line through Worker.respond(to:): one line of JSON with "ok", never a crash.
@@ -41,9 +37,7 @@ let package = Package(
             name: "FuzzRequest",
             dependencies: [
                 "FuzzDriver", "FuzzSupport",
-                .product(name: "ScoutWorker", package: "Scout"),
-                .product(name: "ScoutEngine", package: "Scout"),
-                .product(name: "ScoutJSON", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ],
             swiftSettings: fuzzFlags
         ),
@@ -52,9 +46,7 @@ let package = Package(
             name: "FuzzGeometry",
             dependencies: [
                 "FuzzDriver",
-                .product(name: "ScoutGeometry", package: "Scout"),
-                .product(name: "ScoutJSON", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ],
             swiftSettings: fuzzFlags
         ),
@@ -63,8 +55,7 @@ let package = Package(
             name: "FuzzTime",
             dependencies: [
                 "FuzzDriver",
-                .product(name: "ScoutTime", package: "Scout"),
-                .product(name: "ScoutCore", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ],
             swiftSettings: fuzzFlags
         ),
@@ -74,8 +65,7 @@ let package = Package(
             name: "StressEngine",
             dependencies: [
                 "FuzzSupport",
-                .product(name: "ScoutWorker", package: "Scout"),
-                .product(name: "ScoutJSON", package: "Scout"),
+                .product(name: "ScoutInternals", package: "Scout"),
             ]
         ),
     ]

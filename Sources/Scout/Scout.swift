@@ -13,14 +13,17 @@
 // - `ScoutRanking`: place ranking over the engine (`PlaceRanker`: dogs to meet, gyms).
 // - `ScoutState`: durable state (`StateDirectory`, `Journal`, `FsyncPolicy`).
 //
+// - Two types alone from lower modules: `JSONValue` (the value of an untyped kind's free-form
+//   fields, `PointRecord.fields`, built as a value, never parsed from a string) and
+//   `TimeZoneMap` (the zone polygons `Engine(timeZones:)` takes).
+//
 // Deliberately not re-exported:
-// - `ScoutWorker` and `ScoutJSON`: the JSON Lines protocol is the edge for other processes
-//   (`scout serve`, `scout rank`); a Swift service talks to `Engine` with typed values.
-//   (`PointRecord.fields` and `Engine.patch` still carry `JSONValue` today; a service that
-//   writes free-form fields imports `ScoutJSON` as well until records are typed end to end.)
+// - `ScoutWorker` and the rest of `ScoutJSON` (reader, writer): the JSON Lines protocol is
+//   the edge for other processes (`scout serve`, `scout rank`); a Swift service talks to
+//   `Engine` with typed values.
 // - `ScoutIndex`, `ScoutGeometry`, `ScoutGeodesy`, `ScoutText`, `ScoutSolar`: layers the engine
-//   and the recommender wrap. Their products remain for callers that want one layer alone
-//   (the Benchmarks/ and Fuzz/ packages use them).
+//   and the recommender wrap. The `ScoutInternals` product holds them for the project's own
+//   Benchmarks/ and Fuzz/ packages, with no stability promise.
 
 /// Scout's library surface: `import Scout` brings the engine, the catalogue's typed records
 /// and filters, the recommender, reminders, time, durable state and the shared vocabulary.
@@ -42,3 +45,5 @@
 @_exported import ScoutEngine
 @_exported import ScoutRanking
 @_exported import ScoutState
+@_exported import enum ScoutJSON.JSONValue
+@_exported import class ScoutGeometry.TimeZoneMap

@@ -43,9 +43,9 @@ public final class Engine: Sendable {
     /// The journal writes are recorded in before they are applied (``WriteJournal``).
     let journalSlot = Mutex<(any WriteJournal)?>(nil)
     /// PROJ transformations to lon/lat, cached per CRS.
-    public let transforms = CRSTransform.Pool()
+    package let transforms = CRSTransform.Pool()
     /// Prepared polygons of recent searches, reused when the same area comes again.
-    public let regions = RegionCache()
+    package let regions = RegionCache()
     /// Breeds, places and time zones records are read against.
     public let catalog: Catalog
     /// How dogs' locations leave the engine.

@@ -14,10 +14,10 @@ public struct PackedTree: Sendable {
     /// Points per leaf.
     public static let nodeSize = 32
 
-    /// `[lon0, lat0, lon1, lat1, …]` in tree order.
-    public let coords: [Double]
+    /// `[lon0, lat0, lon1, lat1, …]` in tree order (read by the index's inlinable walks).
+    @usableFromInline package let coords: [Double]
     /// Entry number of each point, in tree order.
-    public let entries: [Int32]
+    @usableFromInline package let entries: [Int32]
 
     /// Number of points.
     @inlinable public var count: Int { entries.count }

@@ -44,7 +44,8 @@ public final class Worker: Sendable {
     }
 
     /// A request line, parsed: either a ready response (the line was bad) or a request.
-    public enum Parsed: Sendable {
+    /// `LineServer` parses a run of lines, then answers its reads at once.
+    package enum Parsed: Sendable {
         /// The response to send (a parse or envelope error).
         case response([UInt8])
         /// A well-formed request object with its echoed id.
@@ -53,7 +54,7 @@ public final class Worker: Sendable {
         /// True for requests that only read (they may run concurrently with each other):
         /// derived from ``Worker/operations``. Bad lines and unknown ops count as reads
         /// (their answer is an error that touches nothing).
-        public var isReadOnly: Bool {
+        package var isReadOnly: Bool {
             switch self {
             case .response: return true
             case .request(_, let body):
@@ -139,8 +140,14 @@ public final class Worker: Sendable {
     /// The response line (without newline) for one request line.
     public func respond(to line: ArraySlice<UInt8>) -> [UInt8] { execute(parse(line)) }
 
+    /// True when a request line only reads (``Operation/isReadOnly``), so that a driver
+    /// answering lines itself may answer a run of such lines at once, as `LineServer` does;
+    /// a bad line or an unknown op counts as a read (its answer is an error that touches
+    /// nothing).
+    public func isReadOnly(_ line: ArraySlice<UInt8>) -> Bool { parse(line).isReadOnly }
+
     /// Parses a request line and checks its envelope.
-    public func parse(_ line: ArraySlice<UInt8>) -> Parsed {
+    package func parse(_ line: ArraySlice<UInt8>) -> Parsed {
         let request: JSONValue
         do throws(JSONParseError) {
             request = try JSONReader.parse(Array(line))
@@ -172,11 +179,11 @@ public final class Worker: Sendable {
     }
 
     /// Runs a parsed request and returns its response line.
-    public func execute(_ parsed: Parsed) -> [UInt8] { execute(parsed, allowWrites: true).line }
+    package func execute(_ parsed: Parsed) -> [UInt8] { execute(parsed, allowWrites: true).line }
 
     /// Runs a parsed request; with `allowWrites` false a write op is answered with an
     /// `invalid_request` error and not run (`scout rank`).
-    public func execute(_ parsed: Parsed, allowWrites: Bool) -> Response {
+    package func execute(_ parsed: Parsed, allowWrites: Bool) -> Response {
         guard case .request(let id, let request) = parsed else {
             if case .response(let bytes) = parsed { return Response(line: bytes, error: Worker.errorCode(of: bytes)) }
             return Response(line: [], error: .internal)
