@@ -21,7 +21,8 @@ import Synchronization
 ///
 /// Input is read in 64 KiB blocks and split on `\n` (a trailing `\r` is ignored); a line
 /// longer than ``Worker/maximumLineBytes`` is skipped to its end and answered with
-/// `limit_exceeded`. Each response line is written with one `write` call. Nothing else
+/// `limit_exceeded`. Responses are written as whole lines, those ready together with one
+/// `write` call. Nothing else
 /// goes to the output; EOF ends the loop. The output of a run depends only on the
 /// requests and the engine, never on the thread count.
 ///
@@ -141,16 +142,17 @@ public struct LineServer {
                 return texts.count
             }
         }
-        var parsed: [Worker.Parsed] = []
+        var texts: [ArraySlice<UInt8>?] = []
         for line in lines {
             switch line {
-            case .oversized: parsed.append(.response(worker.respondToOversizedLine()))
+            case .oversized: texts.append(nil)
             case .text(var text):
                 if text.last == 0x0D { text = text.dropLast() }
                 if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                parsed.append(worker.parse(text))
+                texts.append(text)
             }
         }
+        let parsed = parse(texts)
         // Writes commit together at the end of the block; answers after the first write wait for it.
         let journalled = worker.engine.isJournalled
         let (_, ticket) = worker.engine.withDeferredCommits {
@@ -181,10 +183,35 @@ public struct LineServer {
             }
         }
         outbox.holding = false
-        for response in outbox.held { write(response) }
+        write(outbox.held)
         outbox.held.removeAll()
         return parsed.count
     }
+
+    /// The lines parsed (`nil`: a line too long), on the lanes when there are many: parsing
+    /// is most of the work of a small read, and it does not depend on the engine, so a block
+    /// of lines is parsed at once before its runs of reads and its writes are told apart.
+    private func parse(_ texts: [ArraySlice<UInt8>?]) -> [Worker.Parsed] {
+        let worker = self.worker
+        @Sendable func one(_ text: ArraySlice<UInt8>?) -> Worker.Parsed {
+            text.map { worker.parse($0) } ?? .response(worker.respondToOversizedLine())
+        }
+        let count = texts.count
+        guard threads >= 2, count >= LineServer.parallelParseMinimum else { return texts.map(one) }
+        let pieces = min(threads * 4, count / (LineServer.parallelParseMinimum / 2))
+        return [Worker.Parsed](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let out = UncheckedBuffer(buffer)
+            DispatchQueue.concurrentPerform(iterations: pieces) { piece in
+                for k in (count * piece / pieces)..<(count * (piece + 1) / pieces) {
+                    (out.buffer.baseAddress! + k).initialize(to: one(texts[k]))
+                }
+            }
+            initialized = count
+        }
+    }
+
+    /// Fewest lines in a block for parsing them on the lanes to be worth a hand-off.
+    static let parallelParseMinimum = 16
 
     /// Answers `count` requests on up to `threads` lanes, `answer(k)` for the k-th, and
     /// writes each answer in order as soon as it and those before it are ready.
@@ -201,15 +228,43 @@ public struct LineServer {
                 }
             }
         }
-        for k in 0..<count { emit(out.get(k)) }
+        // Answers already finished when the next one is taken go out with it, in one write.
+        var k = 0
+        var ready: [Worker.Response] = []
+        while k < count {
+            ready.append(out.get(k))
+            k += 1
+            while k < count, let r = out.take(k) {
+                ready.append(r)
+                k += 1
+            }
+            emit(ready)
+            ready.removeAll(keepingCapacity: true)
+        }
     }
 
     private func emit(_ response: Worker.Response) {
-        if outbox.holding { outbox.held.append(response) } else { write(response) }
+        if outbox.holding { outbox.held.append(response) } else { write([response]) }
     }
 
-    private func write(_ response: Worker.Response) {
-        var out = response.line
+    private func emit(_ responses: [Worker.Response]) {
+        if outbox.holding { outbox.held.append(contentsOf: responses) } else { write(responses) }
+    }
+
+    /// Writes whole response lines, in order, with one `write` call (more only if the
+    /// output takes part of it).
+    private func write(_ responses: [Worker.Response]) {
+        guard !responses.isEmpty else { return }
+        var out: [UInt8]
+        if responses.count == 1 { out = responses[0].line } else {
+            out = []
+            out.reserveCapacity(responses.reduce(responses.count) { $0 + $1.line.count })
+            for r in responses.dropLast() {
+                out.append(contentsOf: r.line)
+                out.append(0x0A)
+            }
+            out.append(contentsOf: responses[responses.count - 1].line)
+        }
         out.append(0x0A)
         out.withUnsafeBytes { raw in
             var off = 0
@@ -219,8 +274,15 @@ public struct LineServer {
                 off += w
             }
         }
-        observer?(response)
+        if let observer { for r in responses { observer(r) } }
     }
+}
+
+/// A buffer whose disjoint ranges are initialised by different threads (each index by
+/// exactly one), and read only after all of them have finished.
+private struct UncheckedBuffer<T>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<T>
+    init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }
 }
 
 /// Answers held until the writes before them are committed, and why serving stopped.
@@ -250,6 +312,11 @@ private final class ResponseSlots: @unchecked Sendable {
     func set(_ i: Int, _ value: Worker.Response) {
         slots[i] = value
         ready[i].signal()
+    }
+    /// Slot `i` if it is filled already, else `nil` (no waiting).
+    func take(_ i: Int) -> Worker.Response? {
+        guard ready[i].wait(timeout: .now()) == .success else { return nil }
+        return slots[i]
     }
     /// Waits until slot `i` is filled, then takes it.
     func get(_ i: Int) -> Worker.Response {

@@ -134,6 +134,57 @@ import Testing
         #expect(errors == 25, "the bad lines, and only they, are errors")
     }
 
+    /// `serve` parses a block of lines on its lanes and writes answers that are ready together
+    /// in one call: with writes, bad lines and blank lines in the stream, every thread count
+    /// answers byte for byte as one thread does, and each read sees exactly the writes before it.
+    @Test func serveAnswersAsOneThreadForAnyThreadCountWithWritesInTheStream() throws {
+        var rng = SplitMix64(seed: 29)
+        var lines: [String] = []
+        for i in 0..<600 {
+            let lat = 53.2 + Double(rng.int(0...400)) / 1000, lon = -6.4 + Double(rng.int(0...400)) / 1000
+            switch rng.int(0...9) {
+            case 0, 1: lines.append(#"{"id":\#(i),"op":"upsert","kind":"spot","records":[{"id":"g\#(rng.int(0...40))","lat":\#(lat),"lon":\#(lon)}]}"#)
+            case 2: lines.append(#"{"id":\#(i),"op":"remove","kind":"spot","ids":["g\#(rng.int(0...40))"]}"#)
+            case 3: lines.append(#"{"id":\#(i),"op":"get","kind":"spot","ids":["g\#(rng.int(0...40))","g\#(rng.int(0...40))"]}"#)
+            case 4: lines.append(i % 3 == 0 ? "" : "{not json \(i)")
+            default: lines.append(#"{"id":\#(i),"op":"nearest","kind":"spot","from":{"lat":\#(lat),"lon":\#(lon)},"k":3}"#)
+            }
+        }
+        let input = lines.joined(separator: "\n") + "\n"
+        let one = try Self.run(["serve", "--threads", "1", "--data", Repository.data, "--load", Repository.data + "/sample/gyms.jsonl"], stdin: input)
+        #expect(one.status == 0)
+        let answers = one.out.split(separator: "\n")
+        #expect(answers.count == lines.filter { !$0.isEmpty }.count)
+        // The oracle for `get`: the last upsert or remove of each id before the read.
+        var live: [String: Bool] = [:]
+        var gets = 0
+        for (line, answer) in zip(lines.filter { !$0.isEmpty }, answers) {
+            guard let q = try? JSONReader.parse(Array(line.utf8)), let op = q["op"]?.string else { continue }
+            let a = try JSONReader.parse(Array(answer.utf8))
+            #expect(a["id"] == q["id"])
+            switch op {
+            case "upsert":
+                #expect(a["ok"] == .bool(true), "\(line)")
+                live[q["records"]!.array![0]["id"]!.string!] = true
+            case "remove":
+                #expect(a["ok"] == .bool(true), "\(line)")
+                live[q["ids"]!.array![0].string!] = false
+            case "get":
+                gets += 1
+                let missing = Set((a["result"]?["missing"]?.array ?? []).compactMap(\.string))
+                for id in (q["ids"]?.array ?? []).compactMap(\.string) { #expect(missing.contains(id) == !(live[id] ?? false), "\(line)") }
+            default: break
+            }
+        }
+        #expect(gets > 20)
+        for threads in ["2", "5"] {
+            let many = try Self.run(["serve", "--threads", threads, "--data", Repository.data, "--load", Repository.data + "/sample/gyms.jsonl"],
+                                    stdin: input)
+            #expect(many.status == 0)
+            #expect(many.out == one.out, "threads \(threads)")
+        }
+    }
+
     @Test func rankRefusesWritesReportsASummaryAndFailsOnlyWhenAsked() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scout-rank-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
