@@ -14,9 +14,11 @@
 //   ScoutText             Unicode folding, tokens, BM25 text index with typo tolerance
 //   ScoutTime             RFC 3339 instants, time zones, OSM opening_hours
 //   ScoutCatalog          typed records (dogs, gyms, shelters), breeds, gazetteer, filters, ratings, privacy
+//   ScoutCatalogJSON      the JSON forms of the catalogue's records and filters (read at the edge)
 //   ScoutSolar            the sun's elevation and the day's dawn, sunrise, sunset and dusk (NOAA)
 //   ScoutSchedule         reminders: next firing times across DST and short months, quiet hours, calendar
 //   ScoutRecommend        activity catalogue, care goals, hard context rules, enjoyment, scoring with reasons
+//   ScoutRecommendJSON    the JSON forms of reminders, schedules, pets, weather, weights and the activity catalogue
 //   ScoutEngine           the library facade: kinds, records, loading, search
 //   Scout                 the umbrella a service imports: re-exports Core, Time, Catalog, Schedule,
 //                         Recommend, Engine and State
@@ -27,7 +29,7 @@
 //
 // Products: a service depends on `Scout`. The per-module library products stay for the
 // Benchmarks/ and Fuzz/ packages, which reach lower layers (ScoutIndex, ScoutGeometry,
-// ScoutJSON, ScoutWorker) directly.
+// ScoutJSON, ScoutCatalogJSON, ScoutRecommendJSON, ScoutWorker) directly.
 import PackageDescription
 
 let package = Package(
@@ -44,10 +46,12 @@ let package = Package(
         .library(name: "ScoutText", targets: ["ScoutText"]),
         .library(name: "ScoutTime", targets: ["ScoutTime"]),
         .library(name: "ScoutCatalog", targets: ["ScoutCatalog"]),
+        .library(name: "ScoutCatalogJSON", targets: ["ScoutCatalogJSON"]),
         .library(name: "ScoutJSON", targets: ["ScoutJSON"]),
         .library(name: "ScoutSolar", targets: ["ScoutSolar"]),
         .library(name: "ScoutSchedule", targets: ["ScoutSchedule"]),
         .library(name: "ScoutRecommend", targets: ["ScoutRecommend"]),
+        .library(name: "ScoutRecommendJSON", targets: ["ScoutRecommendJSON"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [
@@ -70,30 +74,35 @@ let package = Package(
         .target(name: "ScoutJSON", dependencies: ["ScoutCore"]),
         .target(name: "ScoutText"),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
-        .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutText", "ScoutTime"]),
+        .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutText", "ScoutTime"]),
+        .target(name: "ScoutCatalogJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog"]),
         .target(name: "ScoutSolar", dependencies: ["ScoutTime"]),
-        .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime", "ScoutJSON"]),
-        .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutTime", "ScoutSolar",
+        .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime"]),
+        .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutTime", "ScoutSolar",
                                                        "ScoutSchedule", "ScoutCatalog"]),
+        .target(name: "ScoutRecommendJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutTime", "ScoutCatalog", "ScoutSchedule",
+                                                           "ScoutRecommend"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
-                                                    "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutRecommend"]),
+                                                    "ScoutCatalog", "ScoutCatalogJSON", "ScoutText", "ScoutTime", "ScoutRecommend"]),
         .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
                                               "ScoutEngine", "ScoutState"]),
-        .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutEngine"]),
-        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
-                                                    "ScoutRecommend", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
+        .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutRecommend",
+                                                   "ScoutRecommendJSON", "ScoutEngine"]),
+        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutCatalogJSON", "ScoutText", "ScoutTime",
+                                                    "ScoutSchedule", "ScoutRecommend", "ScoutRecommendJSON", "ScoutGeometry", "ScoutCore",
+                                                    "ScoutSolar"]),
         .target(name: "ScoutSource", dependencies: ["ScoutEngine", "ScoutCore", "ScoutJSON",
                                                     .product(name: "PostgresNIO", package: "postgres-nio")]),
-        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry",
+        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutRecommendJSON", "ScoutGeometry",
                                                    "ScoutCore", "ScoutState", "ScoutSource", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
         .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
         .testTarget(name: "ScoutScheduleTests", dependencies: [
-            "ScoutSchedule", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            "ScoutSchedule", "ScoutRecommendJSON", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutRecommendTests", dependencies: [
-            "ScoutRecommend", "ScoutSolar", "ScoutSchedule", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            "ScoutRecommend", "ScoutRecommendJSON", "ScoutSolar", "ScoutSchedule", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutGeodesyTests", dependencies: [
             "ScoutGeodesy", "ScoutTestSupport",
@@ -117,10 +126,12 @@ let package = Package(
             "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutEngineTests", dependencies: [
-            "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
+            "ScoutEngine", "ScoutCatalog", "ScoutCatalogJSON", "ScoutRecommend", "ScoutRecommendJSON", "ScoutJSON", "ScoutText", "ScoutTime",
+            "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
-            "ScoutWorker", "ScoutJSON", "ScoutTestSupport", "scout"]),
+            "ScoutWorker", "ScoutJSON", "ScoutCatalog", "ScoutCatalogJSON", "ScoutRecommend", "ScoutRecommendJSON", "ScoutTestSupport",
+            "scout"]),
         .testTarget(name: "ScoutStateTests", dependencies: [
             "ScoutState", "ScoutEngine", "ScoutIndex", "ScoutWorker", "ScoutCatalog", "ScoutJSON", "ScoutCore", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),

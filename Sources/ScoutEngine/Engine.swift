@@ -1,5 +1,6 @@
 import Foundation
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutGeodesy
 import ScoutGeometry
@@ -288,13 +289,17 @@ public final class Engine: Sendable {
     /// half-loaded.
     /// `privacy` must be the mode the file was written in (a file of approximate dog
     /// locations never serves exact ones). Time zones are not in snapshots: pass the map.
+    /// `recommender` builds the recommender from the file's `activities.json` and
+    /// `weights.json` (pass `Recommender.load(activities:weights:breeds:)` of
+    /// ScoutRecommendJSON); without it the engine has no recommender, though the files stay
+    /// in the snapshots it writes.
     ///
     /// - Throws: `not_found` when the file cannot be read; `invalid_request` naming what is
     ///   wrong and where (truncated, corrupt section, foreign file, newer format, privacy).
     /// - Complexity: O(n log n) comparisons and O(n) copies; no sorting.
     public convenience init(snapshot path: String, privacy: LocationPrivacy = .approximate,
-                            timeZones: TimeZoneMap? = nil) throws(ScoutError) {
-        let contents = try SnapshotFile.read(path: path, privacy: privacy)
+                            timeZones: TimeZoneMap? = nil, recommender: RecommenderLoader? = nil) throws(ScoutError) {
+        let contents = try SnapshotFile.read(path: path, privacy: privacy, recommender: recommender)
         self.init(catalog: contents.catalog, privacy: privacy, recommender: contents.recommender, timeZones: timeZones)
         sets.withLock { $0 = contents.sets }
         placelessSets.withLock { $0 = contents.placeless }

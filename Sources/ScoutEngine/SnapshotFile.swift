@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutIndex
 import ScoutJSON
@@ -60,6 +61,11 @@ public struct SnapshotReferenceFiles: Sendable, Equatable {
                                       synonyms: try file("synonyms.tsv"))
     }
 }
+
+/// Builds a recommender from the bytes of a snapshot's `activities.json` and
+/// `weights.json` and its breed table: `Recommender.load(activities:weights:breeds:)` of
+/// ScoutRecommendJSON, which the engine, below the JSON edge, does not import.
+public typealias RecommenderLoader = @Sendable (_ activities: [UInt8], _ weights: [UInt8], _ breeds: BreedTable) throws(ScoutError) -> Recommender
 
 /// Scout's snapshot file, format version 2 (see `docs/snapshot.md`; version 1 files are
 /// still read): a 64-byte header, a table of 32-byte section entries, then the sections
@@ -301,8 +307,9 @@ package enum SnapshotFile {
 
     /// Reads, checks and builds everything in a snapshot file; throws before anything is
     /// returned, so a caller never sees half of one. `privacy` must be the mode it was
-    /// written in.
-    static func read(path: String, privacy: LocationPrivacy) throws(ScoutError) -> Contents {
+    /// written in; `recommender` builds the recommender from the file's `activities.json`
+    /// and `weights.json` (without it, the files are kept but no recommender is built).
+    static func read(path: String, privacy: LocationPrivacy, recommender: RecommenderLoader?) throws(ScoutError) -> Contents {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ScoutError(.notFound, "the snapshot file cannot be opened (errno \(errno))", path: path) }
         defer { close(fd) }
@@ -310,17 +317,20 @@ package enum SnapshotFile {
         guard fstat(fd, &st) == 0 else { throw ScoutError(.notFound, "the snapshot file cannot be read (errno \(errno))", path: path) }
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw ScoutError(.invalidRequest, "the snapshot path is not a regular file", path: path) }
         let length = Int(st.st_size)
-        guard length > 0 else { return try parse(UnsafeRawBufferPointer(start: nil, count: 0), path: path, privacy: privacy) }
+        guard length > 0 else {
+            return try parse(UnsafeRawBufferPointer(start: nil, count: 0), path: path, privacy: privacy, recommender: recommender)
+        }
         // Populated at once: one pass of the kernel instead of a fault per page.
         guard let p = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), p != MAP_FAILED else {
             throw ScoutError(.internal, "the snapshot file cannot be mapped (errno \(errno))", path: path)
         }
         defer { munmap(p, length) }
-        return try parse(UnsafeRawBufferPointer(start: p, count: length), path: path, privacy: privacy)
+        return try parse(UnsafeRawBufferPointer(start: p, count: length), path: path, privacy: privacy, recommender: recommender)
     }
 
-    /// Checks and decodes the bytes of a snapshot file (see ``read(path:privacy:)``).
-    static func parse(_ file: UnsafeRawBufferPointer, path: String, privacy: LocationPrivacy) throws(ScoutError) -> Contents {
+    /// Checks and decodes the bytes of a snapshot file (see ``read(path:privacy:recommender:)``).
+    static func parse(_ file: UnsafeRawBufferPointer, path: String, privacy: LocationPrivacy,
+                      recommender: RecommenderLoader?) throws(ScoutError) -> Contents {
         func fail(_ what: String) -> ScoutError { ScoutError(.invalidRequest, "not a usable snapshot: \(what)", path: path) }
         let size = file.count
         // Foreign: the magic comes first, so that any other file is named as such.
@@ -411,7 +421,7 @@ package enum SnapshotFile {
         }
         // The breeds and the species names now (records are read against them); the
         // gazetteer and the recommender on a second thread while the kinds are decoded.
-        let pending = try PendingReference(reference, path: path)
+        let pending = try PendingReference(reference, path: path, recommender: recommender)
         defer { pending.finish() }
         let catalog = Catalog(breeds: pending.breeds, species: pending.species)
 
@@ -681,7 +691,7 @@ package enum SnapshotFile {
         private var finished = false
         private static let names = SnapshotReferenceFiles().named.map(\.name)
 
-        init(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) {
+        init(_ r: SnapshotReferenceFiles, path: String, recommender loadRecommender: RecommenderLoader?) throws(ScoutError) {
             self.path = path
             guard !r.isEmpty else {
                 breeds = .empty
@@ -717,13 +727,16 @@ package enum SnapshotFile {
                 Self.remove(dir)
                 throw ScoutError(.invalidRequest, "not a usable snapshot: its species.tsv or synonyms.tsv does not load: \(error.message)", path: path)
             }
-            let withRecommender = r.activities != nil && r.weights != nil
+            let recommenderFiles = r.activities.flatMap { a in r.weights.map { (a, $0) } }
             group.enter()
             DispatchQueue.global().async { [self] in
                 do throws(ScoutError) {
                     let places = try Gazetteer.load(path: dir + "/places.tsv")
-                    loaded = .success(Loaded(places: places,
-                                             recommender: withRecommender ? try Recommender.load(dataDirectory: dir, breeds: breeds) : nil))
+                    var recommender: Recommender?
+                    if let loadRecommender, let (activities, weights) = recommenderFiles {
+                        recommender = try loadRecommender(activities, weights, breeds)
+                    }
+                    loaded = .success(Loaded(places: places, recommender: recommender))
                 } catch {
                     loaded = .failure(error)
                 }

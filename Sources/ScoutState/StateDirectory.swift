@@ -5,6 +5,8 @@ import ScoutCatalog
 import ScoutCore
 import ScoutEngine
 import ScoutGeometry
+import ScoutRecommend
+import ScoutRecommendJSON
 
 /// A directory holding an engine's durable state: `snapshot-N.scout`, the state before
 /// journal segment N (the format of `scout snapshot`), and `journal-N.log`,
@@ -20,6 +22,9 @@ import ScoutGeometry
 /// try state.engine.upsert([…])                     // journalled, on disk when it returns
 /// ```
 public enum StateDirectory {
+    /// How snapshots restore their recommender: from their `activities.json` and `weights.json`.
+    private static let recommender: RecommenderLoader = Recommender.load(activities:weights:breeds:)
+
     /// How a state directory is opened.
     public struct Options: Sendable {
         /// When the journal is flushed to disk.
@@ -101,7 +106,10 @@ public enum StateDirectory {
         }
         let base = files.snapshots.last!
         let engine: Engine
-        do { engine = try Engine(snapshot: snapshotPath(directory, base), privacy: options.privacy, timeZones: options.timeZones) } catch {
+        do {
+            engine = try Engine(snapshot: snapshotPath(directory, base), privacy: options.privacy, timeZones: options.timeZones,
+                                recommender: Self.recommender)
+        } catch {
             throw ScoutError(error.code, "\(error.message) (snapshot-\(base).scout)", path: directory)
         }
         let chain = files.journals.filter { $0 >= base }
@@ -272,9 +280,9 @@ public enum StateDirectory {
         let snapshotName = "snapshot-\(base).scout"
         do {
             let engine: Engine
-            if let mode { engine = try Engine(snapshot: snapshotPath(directory, base), privacy: mode) } else {
-                do { engine = try Engine(snapshot: snapshotPath(directory, base), privacy: .approximate) } catch {
-                    engine = try Engine(snapshot: snapshotPath(directory, base), privacy: .exact)
+            if let mode { engine = try Engine(snapshot: snapshotPath(directory, base), privacy: mode, recommender: Self.recommender) } else {
+                do { engine = try Engine(snapshot: snapshotPath(directory, base), privacy: .approximate, recommender: Self.recommender) } catch {
+                    engine = try Engine(snapshot: snapshotPath(directory, base), privacy: .exact, recommender: Self.recommender)
                 }
             }
             reports.append(FileReport(name: snapshotName, records: engine.stats().reduce(0) { $0 + $1.count }, problem: nil, repairable: false))

@@ -1,8 +1,10 @@
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutEngine
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutSchedule
 import ScoutSolar
 import ScoutText

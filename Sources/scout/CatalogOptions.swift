@@ -3,6 +3,7 @@ import ScoutCatalog
 import ScoutEngine
 import ScoutGeometry
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutWorker
 #if canImport(Glibc)
 import Glibc
@@ -98,7 +99,8 @@ struct CatalogOptions: ParsableArguments {
         let engine: Engine
         let started = Progress.now()
         do {
-            engine = try Engine(snapshot: path, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones)
+            engine = try Engine(snapshot: path, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones,
+                                recommender: Recommender.load(activities:weights:breeds:))
         } catch {
             log("could not load the snapshot \(path): \(error)")
             throw ExitCode(1)

@@ -5,6 +5,7 @@ import ScoutEngine
 import ScoutGeodesy
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutTestSupport
 import Testing
 

@@ -1,9 +1,11 @@
 import Foundation
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 @testable import ScoutEngine
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutTestSupport
 import ScoutTime
 import Testing
@@ -22,7 +24,7 @@ import Testing
     static let restored: (path: String, engine: Engine) = {
         let path = directory + "/sample.snap"
         try! Sample.engine.writeSnapshot(to: path, dataDirectory: Repository.data)
-        return (path, try! Engine(snapshot: path, privacy: .exact))
+        return (path, try! Engine(snapshot: path, privacy: .exact, recommender: Recommender.load(activities:weights:breeds:)))
     }()
 
     // MARK: Describing answers
@@ -146,7 +148,7 @@ import Testing
         try original.remove(kind: "p", ids: records.indices.filter { _ in rng.chance(0.2) }.map { "p\($0)" })
         let path = Self.directory + "/cloud-\(seed).snap"
         try original.writeSnapshot(to: path)
-        let copy = try Engine(snapshot: path)
+        let copy = try Engine(snapshot: path, recommender: Recommender.load(activities:weights:breeds:))
         copy.pointSet(kind: "p")?.snapshot()._checkInvariants()
         #expect(copy.stats().map(\.count) == original.stats().map(\.count))
         for q in 0..<30 {
@@ -200,7 +202,7 @@ import Testing
         FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do throws(ScoutError) {
-            _ = try Engine(snapshot: path, privacy: privacy)
+            _ = try Engine(snapshot: path, privacy: privacy, recommender: Recommender.load(activities:weights:breeds:))
             return nil
         } catch { return error }
     }
@@ -248,7 +250,7 @@ import Testing
         let jsonl = Array(#"{"id":"a","kind":"p","lat":1,"lon":2}"#.utf8)
         #expect(Self.loadError(jsonl)?.message.contains("not a Scout snapshot") == true)
         do throws(ScoutError) {
-            _ = try Engine(snapshot: Self.directory + "/no-such-file.snap")
+            _ = try Engine(snapshot: Self.directory + "/no-such-file.snap", recommender: Recommender.load(activities:weights:breeds:))
             Issue.record("a missing file loaded")
         } catch {
             #expect(error.code == .notFound)
@@ -278,7 +280,7 @@ import Testing
         let asApproximate = try #require(Self.loadError(Array(FileManager.default.contents(atPath: Self.restored.path)!), privacy: .approximate))
         #expect(asApproximate.message.contains("exact locations"), "\(asApproximate.message)")
         // In its own mode it answers as the engine it came from: published cells only.
-        let copy = try Engine(snapshot: path, privacy: .approximate)
+        let copy = try Engine(snapshot: path, privacy: .approximate, recommender: Recommender.load(activities:weights:breeds:))
         let centre = GeoPoint(lat: 53.2707, lon: -9.0568)
         Self.same(approximate, copy, "approximate nearest") { e throws(ScoutError) in
             Self.describe(try e.nearest(NearestQuery(kind: "dog", from: centre, k: 50)))
@@ -331,7 +333,7 @@ extension SnapshotTests {
     static let contentRestored: (path: String, engine: Engine) = {
         let path = directory + "/content.snap"
         try! content.writeSnapshot(to: path, dataDirectory: Repository.data)
-        return (path, try! Engine(snapshot: path, privacy: .exact))
+        return (path, try! Engine(snapshot: path, privacy: .exact, recommender: Recommender.load(activities:weights:breeds:)))
     }()
 
     /// Every id of a kind, by paging through its listing.
@@ -490,7 +492,7 @@ extension SnapshotTests {
         try Self.contentRestored.engine.writeSnapshot(to: again)
         #expect(FileManager.default.contents(atPath: again) == FileManager.default.contents(atPath: Self.contentRestored.path))
         // Writes on the restored engine reach records without a place too.
-        let copy = try Engine(snapshot: again, privacy: .exact)
+        let copy = try Engine(snapshot: again, privacy: .exact, recommender: Recommender.load(activities:weights:breeds:))
         let id = try Self.allIDs(copy, kind: "program")[3]
         _ = try copy.vote(kind: "program", record: id, voter: "voter-9", value: 1)
         #expect(try copy.get(kind: "program", ids: [id])[0]?.fields.contains { $0.0 == "votes_by" } == true)
@@ -688,7 +690,7 @@ extension SnapshotTests {
         #expect(Self.loadError(v1) == nil)
         let v1Path = Self.directory + "/v1.snap"
         FileManager.default.createFile(atPath: v1Path, contents: Data(v1))
-        let copy = try Engine(snapshot: v1Path, privacy: .exact)
+        let copy = try Engine(snapshot: v1Path, privacy: .exact, recommender: Recommender.load(activities:weights:breeds:))
         #expect(copy.kinds == original.kinds && copy.stats().map(\.count) == original.stats().map(\.count))
         #expect(copy.catalog.breeds.breeds.count == original.catalog.breeds.breeds.count && copy.catalog.breeds.aliases.isEmpty)
         #expect(copy.catalog.species.rows.isEmpty && copy.catalog.synonyms.groups.isEmpty)
@@ -712,7 +714,7 @@ extension SnapshotTests {
         let again = Self.directory + "/v1-again.snap"
         try copy.writeSnapshot(to: again)
         #expect(Image(Array(FileManager.default.contents(atPath: again)!)).version == 2)
-        #expect(try Engine(snapshot: again, privacy: .exact).stats().map(\.count) == original.stats().map(\.count))
+        #expect(try Engine(snapshot: again, privacy: .exact, recommender: Recommender.load(activities:weights:breeds:)).stats().map(\.count) == original.stats().map(\.count))
     }
 
     /// `Tests/Fixtures/snapshot-v1/v1.snap`, written by the last version-1 writer (893a60e,
@@ -722,7 +724,7 @@ extension SnapshotTests {
         let dir = Repository.root + "/Tests/Fixtures/snapshot-v1"
         let bytes = try #require(FileManager.default.contents(atPath: dir + "/v1.snap"))
         #expect(Image(Array(bytes)).version == 1, "the fixture stays a version-1 file")
-        let copy = try Engine(snapshot: dir + "/v1.snap", privacy: .approximate)
+        let copy = try Engine(snapshot: dir + "/v1.snap", privacy: .approximate, recommender: Recommender.load(activities:weights:breeds:))
         let original = Engine()
         try original.load(path: dir + "/records.jsonl")
         #expect(copy.kinds == ["animal", "dog", "gym", "shelter", "spot"] && copy.kinds == original.kinds)
