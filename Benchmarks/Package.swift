@@ -49,6 +49,7 @@ let package = Package(
             name: "RecommenderThroughput",
             dependencies: [
                 .product(name: "ScoutRecommend", package: "Scout"),
+                .product(name: "ScoutRecommendJSON", package: "Scout"),
                 .product(name: "ScoutSchedule", package: "Scout"),
                 .product(name: "ScoutEngine", package: "Scout"),
                 .product(name: "ScoutWorker", package: "Scout"),
@@ -77,6 +78,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ScoutEngine", package: "Scout"),
                 .product(name: "ScoutCatalog", package: "Scout"),
+                .product(name: "ScoutCatalogJSON", package: "Scout"),
                 .product(name: "ScoutCore", package: "Scout"),
                 .product(name: "ScoutJSON", package: "Scout"),
                 .product(name: "ScoutTime", package: "Scout"),

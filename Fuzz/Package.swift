@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "ScoutEngine", package: "Scout"),
                 .product(name: "ScoutCatalog", package: "Scout"),
                 .product(name: "ScoutRecommend", package: "Scout"),
+                .product(name: "ScoutRecommendJSON", package: "Scout"),
                 .product(name: "ScoutJSON", package: "Scout"),
                 .product(name: "ScoutCore", package: "Scout"),
             ]
