@@ -1,4 +1,3 @@
-import Foundation
 import ScoutCore
 import ScoutJSON
 import ScoutRecommend
@@ -11,19 +10,12 @@ extension ActivityCatalog {
 
     /// The bytes of `activities.json` at `path`; `not_found` when it cannot be read.
     static func bytes(path: String) throws(ScoutError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScoutError(.notFound, "the activity catalogue could not be read", path: "activities")
-        }
-        return [UInt8](data)
+        try DataFile.bytes(path: path, what: "the activity catalogue", name: "activities")
     }
 
     /// Reads the catalogue from the bytes of `activities.json`; `parse_error` when they are not JSON.
     static func parse(bytes: [UInt8]) throws(ScoutError) -> ActivityCatalog {
-        let json: JSONValue
-        do throws(JSONParseError) { json = try JSONReader.parse(bytes) } catch {
-            throw ScoutError(.parseError, "the activity catalogue is not valid JSON: \(error.description)", path: "activities")
-        }
-        return try parse(json)
+        try parse(try DataFile.json(bytes, subject: "the activity catalogue is", name: "activities"))
     }
 
     /// Reads the catalogue from its JSON form; errors name the field (`activities[3].intensity`).

@@ -1,4 +1,3 @@
-import Foundation
 import ScoutCore
 import ScoutJSON
 import ScoutRecommend
@@ -29,19 +28,12 @@ extension RecommenderWeights {
 
     /// The bytes of `weights.json` at `path`; `not_found` when it cannot be read.
     static func bytes(path: String) throws(ScoutError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScoutError(.notFound, "the recommender weights could not be read", path: "weights")
-        }
-        return [UInt8](data)
+        try DataFile.bytes(path: path, what: "the recommender weights", name: "weights")
     }
 
     /// Reads the weights from the bytes of `weights.json`; `parse_error` when they are not JSON.
     static func parse(bytes: [UInt8]) throws(ScoutError) -> RecommenderWeights {
-        let json: JSONValue
-        do throws(JSONParseError) { json = try JSONReader.parse(bytes) } catch {
-            throw ScoutError(.parseError, "the recommender weights are not valid JSON: \(error.description)", path: "weights")
-        }
-        return try parse(json)
+        try parse(try DataFile.json(bytes, subject: "the recommender weights are", name: "weights"))
     }
 
     /// Reads the weights from their JSON form; errors name the field.
