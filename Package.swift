@@ -14,9 +14,11 @@
 //   ScoutText             Unicode folding, tokens, BM25 text index with typo tolerance
 //   ScoutTime             RFC 3339 instants, time zones, OSM opening_hours
 //   ScoutCatalog          typed records (dogs, gyms, shelters), breeds, gazetteer, filters, ratings, privacy
+//   ScoutCatalogJSON      the JSON forms of the catalogue's records and filters (read at the edge)
 //   ScoutSolar            the sun's elevation and the day's dawn, sunrise, sunset and dusk (NOAA)
 //   ScoutSchedule         reminders: next firing times across DST and short months, quiet hours, calendar
 //   ScoutRecommend        activity catalogue, care goals, hard context rules, enjoyment, scoring with reasons
+//   ScoutRecommendJSON    the JSON forms of reminders, schedules, pets, weather, weights and the activity catalogue
 //   ScoutEngine           the library facade: kinds, records, loading, search
 //   ScoutRanking          place ranking above the engine: dogs to meet, gyms to visit
 //   Scout                 the umbrella a service imports: re-exports Core, Time, Catalog, Schedule,
@@ -28,8 +30,8 @@
 //
 // Products: a service depends on `Scout`; `scout` is the executable. `ScoutInternals` holds
 // every module one by one for the project's own Benchmarks/ and Fuzz/ packages, which reach
-// lower layers (ScoutIndex, ScoutGeometry, ScoutJSON, ScoutWorker) directly: no stability
-// promise, not for services.
+// lower layers (ScoutIndex, ScoutGeometry, ScoutJSON, ScoutCatalogJSON, ScoutRecommendJSON,
+// ScoutWorker) directly: no stability promise, not for services.
 import PackageDescription
 
 let package = Package(
@@ -38,7 +40,8 @@ let package = Package(
         .library(name: "Scout", targets: ["Scout"]),
         .library(name: "ScoutInternals", targets: [
             "ScoutCore", "ScoutGeodesy", "ScoutIndex", "ScoutGeometry", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog",
-            "ScoutSolar", "ScoutSchedule", "ScoutRecommend", "ScoutEngine", "ScoutRanking", "ScoutState", "ScoutWorker"]),
+            "ScoutCatalogJSON", "ScoutSolar", "ScoutSchedule", "ScoutRecommend", "ScoutRecommendJSON", "ScoutEngine", "ScoutRanking",
+            "ScoutState", "ScoutWorker"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [
@@ -61,31 +64,35 @@ let package = Package(
         .target(name: "ScoutJSON", dependencies: ["ScoutCore"]),
         .target(name: "ScoutText"),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
-        .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutText", "ScoutTime"]),
+        .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutText", "ScoutTime"]),
+        .target(name: "ScoutCatalogJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog"]),
         .target(name: "ScoutSolar", dependencies: ["ScoutTime"]),
-        .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime", "ScoutJSON"]),
-        .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutJSON", "ScoutTime", "ScoutSolar",
+        .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime"]),
+        .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutTime", "ScoutSolar",
                                                        "ScoutSchedule", "ScoutCatalog"]),
+        .target(name: "ScoutRecommendJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutTime", "ScoutCatalog", "ScoutSchedule",
+                                                           "ScoutRecommend"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
-                                                    "ScoutCatalog", "ScoutText"]),
+                                                    "ScoutCatalog", "ScoutCatalogJSON", "ScoutText"]),
         .target(name: "ScoutRanking", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutRecommend", "ScoutEngine"]),
         .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
                                               "ScoutEngine", "ScoutRanking", "ScoutState", "ScoutJSON", "ScoutGeometry"]),
         .target(name: "ScoutState", dependencies: ["ScoutCore", "ScoutGeometry", "ScoutJSON", "ScoutCatalog", "ScoutEngine"]),
-        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutSchedule",
-                                                    "ScoutRecommend", "ScoutRanking", "ScoutGeometry", "ScoutCore", "ScoutSolar"]),
+        .target(name: "ScoutWorker", dependencies: ["ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutCatalogJSON", "ScoutText", "ScoutTime",
+                                                    "ScoutSchedule", "ScoutRecommend", "ScoutRecommendJSON", "ScoutRanking", "ScoutGeometry",
+                                                    "ScoutCore", "ScoutSolar"]),
         .target(name: "ScoutSource", dependencies: ["ScoutEngine", "ScoutCore", "ScoutJSON",
                                                     .product(name: "PostgresNIO", package: "postgres-nio")]),
-        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutGeometry",
+        .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutRecommendJSON", "ScoutGeometry",
                                                    "ScoutCore", "ScoutState", "ScoutSource", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
         .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
         .testTarget(name: "ScoutScheduleTests", dependencies: [
-            "ScoutSchedule", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            "ScoutSchedule", "ScoutRecommendJSON", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutRecommendTests", dependencies: [
-            "ScoutRecommend", "ScoutSolar", "ScoutSchedule", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            "ScoutRecommend", "ScoutRecommendJSON", "ScoutSolar", "ScoutSchedule", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutGeodesyTests", dependencies: [
             "ScoutGeodesy", "ScoutTestSupport",
@@ -109,12 +116,14 @@ let package = Package(
             "ScoutCatalog", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutEngineTests", dependencies: [
-            "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutRanking", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
+            "ScoutEngine", "ScoutCatalog", "ScoutCatalogJSON", "ScoutRecommend", "ScoutRecommendJSON", "ScoutRanking", "ScoutJSON",
+            "ScoutText", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutRankingTests", dependencies: [
-            "ScoutRanking", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutJSON", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport"]),
+            "ScoutRanking", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutRecommendJSON", "ScoutJSON", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport"]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
-            "ScoutWorker", "ScoutEngine", "ScoutJSON", "ScoutTestSupport", "scout"]),
+            "ScoutWorker", "ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutCatalogJSON", "ScoutRecommend", "ScoutRecommendJSON",
+            "ScoutTestSupport", "scout"]),
         .testTarget(name: "ScoutStateTests", dependencies: [
             "ScoutState", "ScoutEngine", "ScoutIndex", "ScoutWorker", "ScoutCatalog", "ScoutJSON", "ScoutCore", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),

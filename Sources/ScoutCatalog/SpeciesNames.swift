@@ -1,5 +1,4 @@
 import ScoutCore
-import ScoutJSON
 import ScoutText
 
 /// Species by the names people type, in English and Polish, with or without diacritics
@@ -40,22 +39,10 @@ public struct SpeciesNames: Sendable {
     /// a `guinea_pig` is found by "świnka morska" and "guinea pigs".
     public var synonymGroups: [[String]] { rows.map { [$0.species.replacingOccurrences(of: "_", with: " ")] + $0.english + $0.polish } }
 
-    /// The species a record names at `key`: a known name in either language becomes its
-    /// species ("kot" → `cat`), anything else must be a species word.
-    public func read(_ f: FieldReader, _ key: String) throws(ScoutError) -> String {
-        try species(try f.string(key, maxBytes: 64), path: f.at(key))
-    }
-
     /// The species of a name: a known name becomes its species, anything else must be a species word.
     public func species(_ s: String, path: String) throws(ScoutError) -> String {
         if let c = canonical(s) { return c }
         return try Self.word(s, path: path)
-    }
-
-    /// Reads a species word (lower-case a-z and `_`, 1–32 bytes) at `key`.
-    public static func word(_ f: FieldReader, _ key: String) throws(ScoutError) -> String {
-        let s = try f.string(key, maxBytes: 64)
-        return try word(s, path: f.at(key))
     }
 
     /// Checks a species word (lower-case a-z and `_`, 1–32 bytes).

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutIndex
 import ScoutJSON

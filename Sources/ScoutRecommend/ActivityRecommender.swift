@@ -144,15 +144,6 @@ public final class Recommender: Sendable {
         logTypes = catalog.logTypes
     }
 
-    /// Loads `activities.json` and `weights.json` from a data directory, and checks the
-    /// weights' care goals against the catalogue.
-    public static func load(dataDirectory dir: String, breeds: BreedTable) throws(ScoutError) -> Recommender {
-        let catalog = try ActivityCatalog.load(path: dir + "/activities.json")
-        let weights = try RecommenderWeights.load(path: dir + "/weights.json")
-        try weights.checkCareGoals(against: catalog)
-        return Recommender(catalog: catalog, weights: weights, breeds: breeds)
-    }
-
     /// The longest look-ahead for ``NextWindow``, seconds.
     public static let windowHorizon: Int64 = 24 * 3600
     /// The step of the look-ahead, seconds.

@@ -1,4 +1,3 @@
-import ScoutJSON
 
 /// One term of a ranked item's score: its value (0–1), its weight, and what it adds.
 /// Activities, dogs and gyms all report their scores in this form.
@@ -31,20 +30,4 @@ public struct ScoreBreakdown: Sendable, Equatable {
 
     /// The sum of the contributions.
     public var score: Double { terms.reduce(0) { $0 + $1.contribution } }
-
-    /// Writes `"score": …, "breakdown": [{"term", "value", "weight", "contribution"}…]`
-    /// into the object being written.
-    public func write(into w: inout JSONWriter) {
-        w.key("score"); w.number(score, decimals: 4)
-        w.key("breakdown"); w.arrayStart()
-        for t in terms {
-            w.objectStart()
-            w.key("term"); w.string(t.name)
-            w.key("value"); w.number(t.value, decimals: 4)
-            w.key("weight"); w.number(t.weight, decimals: 4)
-            w.key("contribution"); w.number(t.contribution, decimals: 4)
-            w.objectEnd()
-        }
-        w.arrayEnd()
-    }
 }

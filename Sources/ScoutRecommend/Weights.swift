@@ -1,6 +1,5 @@
 import Foundation
 import ScoutCore
-import ScoutJSON
 import ScoutSchedule
 
 /// Every number the recommender decides with: term weights, goal tables, rule limits
@@ -61,6 +60,20 @@ public struct RecommenderWeights: Sendable {
     /// Place-ranking weights: `dogs` and `gyms`, each term by name.
     public var places: [String: [String: Double]]
 
+    /// Weights from checked values (the loader in ScoutRecommendJSON checks every range
+    /// and that every name is present).
+    package init(version: String, activityTerms: [String: Double], categoryPriorStrength: Double, feedbackHalfLifeDays: Double,
+                 noveltyDays: Double, lifeStages: [Species: LifeStageRule], speciesGoals: [Species: [Double]],
+                 careLogCategories: [CareType: ActivityCategory], careGoals: [Species: [CareGoalRule]], dogGoals: DogGoalTable,
+                 goalAdjustments: [String: Double], individualFit: [String: Double], rules: RuleLimits,
+                 places: [String: [String: Double]]) {
+        self.version = version; self.activityTerms = activityTerms; self.categoryPriorStrength = categoryPriorStrength
+        self.feedbackHalfLifeDays = feedbackHalfLifeDays; self.noveltyDays = noveltyDays; self.lifeStages = lifeStages
+        self.speciesGoals = speciesGoals; self.careLogCategories = careLogCategories; self.careGoals = careGoals
+        self.dogGoals = dogGoals; self.goalAdjustments = goalAdjustments; self.individualFit = individualFit
+        self.rules = rules; self.places = places
+    }
+
     /// Life-stage thresholds of one species.
     public struct LifeStageRule: Sendable {
         /// Younger than this is a puppy (kitten, kit…).
@@ -71,6 +84,12 @@ public struct RecommenderWeights: Sendable {
         public var seniorFromLifeSpanShare: Double?
         /// Senior from this age when no life span is known.
         public var seniorFromYears: Double
+
+        /// Thresholds from checked values.
+        package init(puppyUntilYears: Double, largePuppyUntilYears: Double, seniorFromLifeSpanShare: Double?, seniorFromYears: Double) {
+            self.puppyUntilYears = puppyUntilYears; self.largePuppyUntilYears = largePuppyUntilYears
+            self.seniorFromLifeSpanShare = seniorFromLifeSpanShare; self.seniorFromYears = seniorFromYears
+        }
     }
 
     /// Dogs' weekly goals by the value (1–5) of the trait each category reads.
@@ -87,6 +106,13 @@ public struct RecommenderWeights: Sendable {
         public var careSessions: [Double]
         /// Rest sessions of an adult.
         public var restSessions: Double
+
+        /// Tables from checked values (five entries each, one per trait level).
+        package init(physicalMinutes: [Double], mentalSessions: [Double], socialMinutes: [Double], trainingSessions: [Double],
+                     careSessions: [Double], restSessions: Double) {
+            self.physicalMinutes = physicalMinutes; self.mentalSessions = mentalSessions; self.socialMinutes = socialMinutes
+            self.trainingSessions = trainingSessions; self.careSessions = careSessions; self.restSessions = restSessions
+        }
     }
 
     /// The limits the hard rules apply (°C, mm/h, km/h, intensities).
@@ -106,6 +132,13 @@ public struct RecommenderWeights: Sendable {
         /// The home radius when a request gives none, metres.
         public var homeRadiusM: Double
 
+        /// Limits from checked values (every ``RuleLimit`` in `values`).
+        package init(dryMmH: Double, lightRainMmH: Double, stormWindKmh: Double, values: [String: Double],
+                     conditionMaxIntensity: [String: Int], conditionMaxC: [String: Double], homeRadiusM: Double) {
+            self.dryMmH = dryMmH; self.lightRainMmH = lightRainMmH; self.stormWindKmh = stormWindKmh; self.values = values
+            self.conditionMaxIntensity = conditionMaxIntensity; self.conditionMaxC = conditionMaxC; self.homeRadiusM = homeRadiusM
+        }
+
         /// A limit. Loading guarantees every ``RuleLimit`` is present and in its range, and the
         /// names are an enum, so a misspelt limit is a compile error, never a 0.
         public subscript(_ limit: RuleLimit) -> Double { values[limit.rawValue]! }
@@ -120,7 +153,7 @@ public struct RecommenderWeights: Sendable {
     /// Every entry of `rules` in `weights.json` with its allowed range (°C shifts, mm/h,
     /// km/h, intensities 1–5, shares, metres). A missing, unknown or out-of-range entry
     /// fails the load with its path: a typo never becomes a limit of 0.
-    static let ruleRanges: [String: ClosedRange<Double>] = [
+    package static let ruleRanges: [String: ClosedRange<Double>] = [
         "dry_mm_h": 0...100, "light_rain_mm_h": 0...100, "storm_wind_kmh": 1...500,
         "double_coat_max_c": -40...0, "long_coat_max_c": -40...0, "thin_coat_min_c": 0...40, "hairless_min_c": 0...40,
         "small_dog_min_c": 0...40, "brachycephalic_max_c": -40...0, "brachycephalic_max_intensity": 1...5,
@@ -129,13 +162,13 @@ public struct RecommenderWeights: Sendable {
         "overweight_share": 1...3, "underweight_share": 0.1...1, "home_radius_m": 1...100_000,
     ]
     /// The entries of `goal_adjustments`, with their ranges.
-    static let goalAdjustmentRanges: [String: ClosedRange<Double>] = [
+    package static let goalAdjustmentRanges: [String: ClosedRange<Double>] = [
         "puppy_physical_factor": 0...5, "puppy_training_extra": 0...100, "puppy_rest_extra": 0...100,
         "senior_physical_factor": 0...5, "senior_mental_extra": 0...100, "senior_rest_extra": 0...100,
         "long_coat_care_extra": 0...100, "overweight_physical_factor": 0...5,
     ]
     /// The entries of `individual_fit`, with their ranges.
-    static let individualFitRanges: [String: ClosedRange<Double>] = [
+    package static let individualFitRanges: [String: ClosedRange<Double>] = [
         "senior_intensity_shift": -4...4, "puppy_intensity_shift": -4...4, "overweight_intensity_cap": 1...5,
         "senior_mental_bonus": 0...1, "overweight_low_impact_bonus": 0...1,
     ]
@@ -147,167 +180,6 @@ public struct RecommenderWeights: Sendable {
 
     /// The terms of an activity's score, in the order responses list them.
     public static let activityTermNames = ["needs_gap", "individual_fit", "enjoyment", "novelty", "context"]
-
-    /// A copy with some term weights replaced (a request's `weights` object): keys must be
-    /// term names of `group` (`activity`, `dogs` or `gyms`), values 0–100.
-    public func overriding(_ json: JSONValue?, group: String, path: String) throws(ScoutError) -> RecommenderWeights {
-        guard let json else { return self }
-        let f = try FieldReader(json, path: path)
-        var copy = self
-        let names = group == "activity" ? RecommenderWeights.activityTermNames : Array((places[group] ?? [:]).keys.filter { $0 != "scale_share_of_radius" }).sorted()
-        for (key, _) in f.members {
-            guard names.contains(key) else {
-                throw ScoutError(.invalidRequest, "unknown weight; known: \(names.joined(separator: ", "))", path: f.at(key))
-            }
-            let value = try f.number(key, in: 0...100)
-            if group == "activity" { copy.activityTerms[key] = value } else { copy.places[group]?[key] = value }
-        }
-        return copy
-    }
-
-    /// Reads `weights.json`.
-    public static func load(path: String) throws(ScoutError) -> RecommenderWeights {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ScoutError(.notFound, "the recommender weights could not be read", path: "weights")
-        }
-        let json: JSONValue
-        do throws(JSONParseError) { json = try JSONReader.parse([UInt8](data)) } catch {
-            throw ScoutError(.parseError, "the recommender weights are not valid JSON: \(error.description)", path: "weights")
-        }
-        return try parse(json)
-    }
-
-    /// Reads the weights from their JSON form; errors name the field.
-    public static func parse(_ json: JSONValue) throws(ScoutError) -> RecommenderWeights {
-        let top = try FieldReader(json, path: "")
-        func required(_ f: FieldReader, _ key: String) throws(ScoutError) -> FieldReader {
-            guard let o = try f.object(key) else { throw ScoutError(.parseError, "\(key) is required", path: f.at(key)) }
-            return o
-        }
-        /// Exactly the entries of `ranges` (plus `objects`, read elsewhere), each in its range.
-        func numbers(_ f: FieldReader, _ ranges: [String: ClosedRange<Double>], objects: [String] = []) throws(ScoutError) -> [String: Double] {
-            let names = ranges.keys.sorted()
-            try f.checkKnown(names + objects)
-            var out: [String: Double] = [:]
-            for k in names {
-                guard f[k] != nil else { throw ScoutError(.parseError, "\(k) is required", path: f.at(k)) }
-                out[k] = try f.number(k, in: ranges[k]!)
-            }
-            return out
-        }
-        func uniform(_ names: [String], _ range: ClosedRange<Double>) -> [String: ClosedRange<Double>] {
-            Dictionary(uniqueKeysWithValues: names.map { ($0, range) })
-        }
-        func table(_ f: FieldReader, _ key: String) throws(ScoutError) -> [Double] {
-            let a = try f.array(key, maxCount: 5)
-            guard a.count == 5 else { throw ScoutError(.parseError, "\(key) needs 5 values, one per trait level", path: f.at(key)) }
-            var out: [Double] = []
-            for (i, x) in a.enumerated() {
-                guard let d = x.double, d >= 0 else { throw ScoutError(.parseError, "a goal is a number ≥ 0", path: "\(f.at(key))[\(i)]") }
-                out.append(d)
-            }
-            return out
-        }
-        try top.checkKnown(["version", "activity_terms", "enjoyment", "novelty_days", "life_stages", "goals", "goal_adjustments",
-                            "individual_fit", "rules", "places", "care_log"])
-        let terms = try numbers(try required(top, "activity_terms"), uniform(activityTermNames, 0...100))
-        let enjoyment = try required(top, "enjoyment")
-        try enjoyment.checkKnown(["category_prior_strength", "half_life_days"])
-        let stagesJSON = try required(top, "life_stages")
-        var stages: [Species: LifeStageRule] = [:]
-        let goalsJSON = try required(top, "goals")
-        var speciesGoals: [Species: [Double]] = [:]
-        let speciesKeys = Species.known + [.other]
-        try stagesJSON.checkKnown(speciesKeys.map(\.rawValue))
-        try goalsJSON.checkKnown(speciesKeys.map(\.rawValue))
-        for s in speciesKeys {
-            let st = try required(stagesJSON, s.rawValue)
-            try st.checkKnown(["puppy_until_years", "large_puppy_until_years", "senior_from_life_span_share", "senior_from_years",
-                               "senior_without_breed_years"])
-            let puppy = try st.number("puppy_until_years", in: 0...50)
-            var senior = try st.optionalNumber("senior_from_years", in: 0...100)
-            if senior == nil { senior = try st.number("senior_without_breed_years", in: 0...100) }
-            stages[s] = LifeStageRule(
-                puppyUntilYears: puppy,
-                largePuppyUntilYears: try st.optionalNumber("large_puppy_until_years", in: 0...50) ?? puppy,
-                seniorFromLifeSpanShare: try st.optionalNumber("senior_from_life_span_share", in: 0...1),
-                seniorFromYears: senior!)
-            if s == .dog { continue }
-            let g = try required(goalsJSON, s.rawValue)
-            try g.checkKnown(ActivityCategory.allCases.map { "\($0.rawValue)_\($0.unit)" })
-            var goals: [Double] = []
-            for c in ActivityCategory.allCases { goals.append(try g.number("\(c.rawValue)_\(c.unit)", in: 0...10_000)) }
-            speciesGoals[s] = goals
-        }
-        let dog = try required(goalsJSON, "dog")
-        try dog.checkKnown(["physical_minutes_by_energy", "mental_sessions_by_mental_stimulation", "social_minutes_by_sociability",
-                            "training_sessions_by_trainability", "care_sessions_by_shedding", "rest_sessions"])
-        let dogGoals = DogGoalTable(
-            physicalMinutes: try table(dog, "physical_minutes_by_energy"),
-            mentalSessions: try table(dog, "mental_sessions_by_mental_stimulation"),
-            socialMinutes: try table(dog, "social_minutes_by_sociability"),
-            trainingSessions: try table(dog, "training_sessions_by_trainability"),
-            careSessions: try table(dog, "care_sessions_by_shedding"),
-            restSessions: try dog.number("rest_sessions", in: 0...1000))
-        let rulesJSON = try required(top, "rules")
-        var conditionIntensity: [String: Int] = [:]
-        let conditions = PetCondition.allCases.map(\.rawValue)
-        for (k, v) in try numbers(try required(rulesJSON, "condition_max_intensity"), uniform(conditions, 1...5)) {
-            guard v == v.rounded() else { throw ScoutError(.parseError, "an intensity is a whole number", path: "rules.condition_max_intensity.\(k)") }
-            conditionIntensity[k] = Int(v)
-        }
-        let conditionMaxC = try required(rulesJSON, "condition_max_c")
-        try conditionMaxC.checkKnown(conditions)
-        var conditionShift: [String: Double] = [:]
-        for k in conditions { if let d = try conditionMaxC.optionalNumber(k, in: -40...0) { conditionShift[k] = d } }
-        let values = try numbers(rulesJSON, ruleRanges, objects: ["condition_max_intensity", "condition_max_c"])
-        let rules = RuleLimits(
-            dryMmH: values["dry_mm_h"]!, lightRainMmH: values["light_rain_mm_h"]!, stormWindKmh: values["storm_wind_kmh"]!,
-            values: values,
-            conditionMaxIntensity: conditionIntensity,
-            conditionMaxC: conditionShift,
-            homeRadiusM: try rulesJSON.number("home_radius_m", in: 1...100_000))
-        let care = try required(top, "care_log")
-        try care.checkKnown(["counts_toward", "goals"])
-        var careCategories: [CareType: ActivityCategory] = [:]
-        let towards = try required(care, "counts_toward")
-        try towards.checkKnown(CareType.allCases.map(\.rawValue))
-        for t in CareType.allCases where towards[t.rawValue] != nil {
-            careCategories[t] = ActivityCategory(rawValue: try towards.oneOf(t.rawValue, ActivityCategory.allCases.map(\.rawValue)))!
-        }
-        let careGoalsJSON = try required(care, "goals")
-        try careGoalsJSON.checkKnown(speciesKeys.map(\.rawValue))
-        var careGoals: [Species: [CareGoalRule]] = [:]
-        for s in speciesKeys {
-            guard let goals = try careGoalsJSON.object(s.rawValue) else { continue }
-            var rules: [CareGoalRule] = []
-            for (name, _) in goals.members {
-                guard Species.isWord(name) else {
-                    throw ScoutError(.parseError, "a care goal's name is a word of a-z and _ (at most 32)", path: goals.at(name))
-                }
-                guard !rules.contains(where: { $0.name == name }) else { throw ScoutError(.parseError, "a care goal appears twice", path: goals.at(name)) }
-                rules.append(try CareGoalRule.parse(try required(goals, name), name: name, species: s.rawValue))
-            }
-            careGoals[s] = rules
-        }
-        let placesJSON = try required(top, "places")
-        var places: [String: [String: Double]] = [:]
-        try placesJSON.checkKnown(placeTermNames.keys.sorted())
-        for (group, names) in placeTermNames {
-            var ranges = uniform(names, 0...100)
-            ranges["scale_share_of_radius"] = 0.01...10
-            places[group] = try numbers(try required(placesJSON, group), ranges)
-        }
-        return RecommenderWeights(
-            version: try top.string("version", maxBytes: 40), activityTerms: terms,
-            categoryPriorStrength: try enjoyment.number("category_prior_strength", in: 0...1000),
-            feedbackHalfLifeDays: try enjoyment.number("half_life_days", in: 1...100_000),
-            noveltyDays: try top.number("novelty_days", in: 1...365),
-            lifeStages: stages, speciesGoals: speciesGoals, careLogCategories: careCategories, careGoals: careGoals, dogGoals: dogGoals,
-            goalAdjustments: try numbers(try required(top, "goal_adjustments"), goalAdjustmentRanges),
-            individualFit: try numbers(try required(top, "individual_fit"), individualFitRanges),
-            rules: rules, places: places)
-    }
 }
 
 /// The limits of the hard rules (`rules` in `data/weights.json`), by their names in the file.

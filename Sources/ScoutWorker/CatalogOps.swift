@@ -1,4 +1,5 @@
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutEngine
 import ScoutJSON

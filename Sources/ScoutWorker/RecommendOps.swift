@@ -1,9 +1,11 @@
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutEngine
 import ScoutJSON
 import ScoutRanking
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutSchedule
 import ScoutSolar
 import ScoutText

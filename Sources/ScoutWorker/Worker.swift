@@ -1,9 +1,11 @@
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutEngine
 import ScoutGeometry
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutSchedule
 import ScoutText
 import ScoutTime

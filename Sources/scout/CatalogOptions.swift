@@ -3,6 +3,7 @@ import ScoutCatalog
 import ScoutEngine
 import ScoutGeometry
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutWorker
 #if canImport(Glibc)
 import Glibc

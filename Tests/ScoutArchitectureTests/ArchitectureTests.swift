@@ -46,6 +46,20 @@ import Testing
         }
     }
 
+    /// Wire JSON is read and written at the edge (issue 12): the catalogue, the scheduler and
+    /// the recommender speak Swift, their JSON forms live in ScoutCatalogJSON and
+    /// ScoutRecommendJSON, and the engine does not sit above the recommender's JSON.
+    @Test func jsonStaysAtTheEdge() throws {
+        for module in ["ScoutCatalog", "ScoutSchedule", "ScoutRecommend"] {
+            let imported = try SourceImports.modules(under: Repository.root + "/Sources/" + module)
+            #expect(!imported.contains("ScoutJSON"), "\(module) imports ScoutJSON")
+            #expect(!imported.isEmpty, "\(module): no imports found, so the check proves nothing")
+        }
+        let engine = try SourceImports.modules(under: Repository.root + "/Sources/ScoutEngine")
+        #expect(!engine.contains("ScoutRecommendJSON"), "ScoutEngine imports ScoutRecommendJSON")
+        #expect(engine.contains("ScoutCatalogJSON"), "the engine reads records through ScoutCatalogJSON")
+    }
+
     /// `docs/architecture.md`'s module table: every module of `Sources/` exactly once, each
     /// row's backticked names in "depends on" equal to its declared dependencies.
     @Test func moduleTableMatchesManifest() throws {

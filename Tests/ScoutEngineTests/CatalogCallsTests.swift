@@ -1,6 +1,7 @@
 import Foundation
 import PropertyBased
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutEngine
 import ScoutGeodesy

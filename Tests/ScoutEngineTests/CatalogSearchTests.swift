@@ -1,5 +1,6 @@
 import Foundation
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutEngine
 import ScoutGeodesy

@@ -6,6 +6,7 @@ import ScoutGeodesy
 import ScoutJSON
 import ScoutRanking
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutTestSupport
 import Testing
 

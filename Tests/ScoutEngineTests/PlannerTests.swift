@@ -1,5 +1,6 @@
 import Foundation
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 @testable import ScoutEngine
 import ScoutGeodesy

@@ -1,10 +1,12 @@
 import Foundation
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 @testable import ScoutEngine
 import ScoutJSON
 import ScoutRanking
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutTestSupport
 import ScoutTime
 import Testing

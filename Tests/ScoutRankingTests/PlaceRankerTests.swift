@@ -6,6 +6,8 @@ import ScoutGeodesy
 import ScoutJSON
 import ScoutRanking
 import ScoutRecommend
+import ScoutRecommendJSON
+import ScoutRecommendJSON
 import ScoutTestSupport
 import ScoutTime
 import Testing

@@ -4,6 +4,7 @@ import ScoutCatalog
 import ScoutCore
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutSchedule
 import ScoutTestSupport
 import ScoutTime

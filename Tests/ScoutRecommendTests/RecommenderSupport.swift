@@ -9,6 +9,7 @@ import ScoutCatalog
 import ScoutCore
 import ScoutGeodesy
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutSchedule
 import ScoutSolar
 import ScoutTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutTestSupport
 import ScoutTime
 import Testing

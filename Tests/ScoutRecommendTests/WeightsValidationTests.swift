@@ -2,6 +2,7 @@ import Foundation
 import ScoutCore
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutTestSupport
 import Testing
 

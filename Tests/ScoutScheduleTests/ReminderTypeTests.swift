@@ -1,6 +1,7 @@
 import PropertyBased
 import ScoutCore
 import ScoutJSON
+import ScoutRecommendJSON
 import ScoutTestSupport
 import Testing
 @testable import ScoutSchedule

@@ -1,5 +1,6 @@
 import ScoutCore
 import ScoutJSON
+import ScoutRecommendJSON
 import Testing
 @testable import ScoutSchedule
 import ScoutTime

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutEngine
 import ScoutJSON

@@ -4,6 +4,7 @@ import ScoutCore
 import ScoutEngine
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutSchedule
 import ScoutTime
 import ScoutWorker

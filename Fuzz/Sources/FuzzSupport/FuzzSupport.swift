@@ -3,6 +3,7 @@ import ScoutCore
 import ScoutEngine
 import ScoutJSON
 import ScoutRecommend
+import ScoutRecommendJSON
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import ScoutCore
 import ScoutJSON
+import ScoutSchedule
 import ScoutTime
 
 extension WakingHours {
