@@ -37,6 +37,8 @@ public final class Engine: Sendable {
     let postingCache = Mutex<[String: PostingLists]>([:])
     /// Per kind: bitmaps of the entries that often-asked filters select (``FilterMaps``).
     let filterMaps = Mutex(FilterMaps())
+    /// Packed trees of the records rare categorical conditions allow, per kind and snapshot.
+    let filterTrees = Mutex(FilterTrees())
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
@@ -351,18 +353,23 @@ public final class Engine: Sendable {
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let test = predicate(kind: q.kind, snap, q.filter, scores)
-        // Filtering first applies to radius searches; the posting lists' "nothing matches" to every area.
+        // Every plan applies to every area, except that filtering first ranks candidates within a
+        // disc: other areas search the key's own tree instead.
         var radiusOnly = false
         if case .radius = area { radiusOnly = true }
-        let planned = plan(kind: q.kind, snap, q.filter, k: q.limit, choice: radiusOnly ? q.plan : .automatic)
+        var planned = plan(kind: q.kind, snap, q.filter, choice: q.plan)
         if planned.report.plan == .empty { return SearchResult(total: 0, hits: [], nextAfter: nil, plan: planned.report) }
-        let first = radiusOnly ? planned.candidates : nil
-        let report = first == nil && planned.report.plan == .filterFirst
-            ? PlanReport(plan: .indexWalk, records: planned.report.records, key: planned.report.key, candidates: planned.report.candidates)
-            : planned.report
+        if !radiusOnly && planned.report.plan == .filterFirst {
+            planned = Planned(report: PlanReport(plan: .filterIndex, records: planned.report.records, key: planned.report.key,
+                                                 candidates: planned.report.candidates), key: planned.key, tree: filterTree(kind: q.kind, snap, planned.key!, planned.candidates!))
+        }
+        let first = planned.candidates
+        let report = planned.report
+        // The snapshot the area is searched in: the key's own tree for a filter-index plan.
+        let walked = planned.tree ?? snap
 
         if case .radius(let c, let r) = area, sort == .distance, q.after == nil {
-            let matches = first.map { Engine.bounded($0, snap, from: c, within: r, where: test) } ?? snap.boundedEntries(within: r, of: c, where: test)
+            let matches = first.map { Engine.bounded($0, snap, from: c, within: r, where: test) } ?? walked.boundedEntries(within: r, of: c, where: test)
             var result = page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
             result.plan = report
             return result
@@ -370,10 +377,10 @@ public final class Engine: Sendable {
         let refs: [EntryRef]
         switch area {
         case .radius(let c, let r):
-            refs = first.map { Engine.bounded($0, snap, from: c, within: r, where: test).map(\.ref) } ?? snap.entries(within: r, of: c, where: test)
-        case .box(let b): refs = snap.entries(in: b, where: test)
-        case .polygon: refs = snap.entries(coveredBy: region!, where: test)
-        case .corridor: refs = snap.entries(along: corridor!, where: test)
+            refs = first.map { Engine.bounded($0, snap, from: c, within: r, where: test).map(\.ref) } ?? walked.entries(within: r, of: c, where: test)
+        case .box(let b): refs = walked.entries(in: b, where: test)
+        case .polygon: refs = walked.entries(coveredBy: region!, where: test)
+        case .corridor: refs = walked.entries(along: corridor!, where: test)
         }
         if sort == .distance, q.after == nil, let reference {
             let referenceECEF = WGS84.ecef(reference)
@@ -445,13 +452,14 @@ public final class Engine: Sendable {
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let maxDistance = q.maxDistance ?? .infinity
         let test = predicate(kind: q.kind, snap, q.filter, scores)
-        let planned = plan(kind: q.kind, snap, q.filter, k: q.k, choice: q.plan)
+        let planned = plan(kind: q.kind, snap, q.filter, choice: q.plan)
         let found: [DistancedRef]
         switch planned.report.plan {
         case .empty: found = []
         case .filterFirst:
             found = snap.nearestFirst(Engine.bounded(planned.candidates!, snap, from: q.from, within: maxDistance, where: test),
                                       from: q.from, limit: q.k)
+        case .filterIndex: found = planned.tree!.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
         case .indexWalk: found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
         }
         return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },

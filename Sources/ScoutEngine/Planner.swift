@@ -9,8 +9,13 @@ public enum QueryPlan: String, Sendable {
     /// Walk the spatial index and test the filter on each candidate it reaches.
     case indexWalk = "index_walk"
     /// Take the records a categorical condition allows from its posting lists, test the
-    /// rest of the filter on those only, and rank them exactly (few matches).
+    /// rest of the filter on those only, and rank them exactly (very few matches).
     case filterFirst = "filter_first"
+    /// Search a packed tree of its own over the records a categorical condition allows
+    /// (built once per snapshot and condition), testing the rest of the filter on the
+    /// candidates it reaches: a rare condition costs what a query over those records alone
+    /// would.
+    case filterIndex = "filter_index"
     /// The posting lists show that nothing can match: answer at once.
     case empty
 }
@@ -24,6 +29,8 @@ public enum PlanChoice: Sendable {
     case indexWalk
     /// Filter first whenever the filter has a categorical condition.
     case filterFirst
+    /// Search the condition's own tree whenever the filter has a categorical condition.
+    case filterIndex
 }
 
 /// What the planner did, for `explain: true`.
@@ -69,12 +76,13 @@ final class PostingLists: Sendable {
 }
 
 extension Engine {
-    /// Filter first when a key allows at most this many records or this share of them,
-    /// whichever is larger (the walk's cost grows as k / selectivity, filtering first as the
-    /// number of candidates: they cross near √(k·n)).
-    static func filterFirstLimit(records n: Int, k: Int) -> Int {
-        max(256, Int(4 * (Double(max(k, 1)) * Double(n)).squareRoot()))
-    }
+    /// Rank every candidate exactly when a key allows at most this many records: cheaper
+    /// than building or walking a tree for them.
+    static let filterFirstLimit = 64
+
+    /// Search the key's own tree when it allows at most this share of the records (more,
+    /// and the index walk meets a match every few candidates anyway).
+    static func filterIndexLimit(records n: Int) -> Int { max(filterFirstLimit, n / 16) }
 
     /// The posting lists of a kind at a snapshot, built on first need after a write.
     func postings(kind: String, _ snap: PointSet.Snapshot) -> PostingLists {
@@ -86,12 +94,21 @@ extension Engine {
         return built
     }
 
-    /// Chooses a plan for a filtered query; for `filterFirst`, the candidate entries.
-    func plan(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, k: Int, choice: PlanChoice)
-        -> (report: PlanReport, candidates: [Int32]?) {
+    /// A plan for a filtered query: the report, and the candidate entries (filter first)
+    /// or the snapshot restricted to them (filter index).
+    struct Planned {
+        let report: PlanReport
+        /// The categorical condition the plan used.
+        var key: FilterKey? = nil
+        var candidates: [Int32]? = nil
+        var tree: PointSet.Snapshot? = nil
+    }
+
+    /// Chooses a plan for a filtered query.
+    func plan(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, choice: PlanChoice) -> Planned {
         let n = snap.liveCount
         guard choice != .indexWalk, !filter.keys.isEmpty else {
-            return (PlanReport(plan: .indexWalk, records: n, key: nil, candidates: nil), nil)
+            return Planned(report: PlanReport(plan: .indexWalk, records: n, key: nil, candidates: nil))
         }
         let lists = postings(kind: kind, snap)
         var best: (key: FilterKey, entries: [Int32])?
@@ -100,11 +117,28 @@ extension Engine {
             if best == nil || c.count < best!.entries.count { best = (key, c) }
         }
         let (key, entries) = best!
-        if entries.isEmpty { return (PlanReport(plan: .empty, records: n, key: key.field, candidates: 0), []) }
-        if choice == .filterFirst || entries.count <= Engine.filterFirstLimit(records: n, k: k) {
-            return (PlanReport(plan: .filterFirst, records: n, key: key.field, candidates: entries.count), entries)
+        func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: key.field, candidates: entries.count) }
+        if entries.isEmpty { return Planned(report: report(.empty), key: key, candidates: []) }
+        switch choice {
+        case .filterFirst: return Planned(report: report(.filterFirst), key: key, candidates: entries)
+        case .filterIndex: return Planned(report: report(.filterIndex), key: key, tree: filterTree(kind: kind, snap, key, entries))
+        case .automatic, .indexWalk: break
         }
-        return (PlanReport(plan: .indexWalk, records: n, key: key.field, candidates: entries.count), nil)
+        if entries.count <= Engine.filterFirstLimit { return Planned(report: report(.filterFirst), key: key, candidates: entries) }
+        if entries.count <= Engine.filterIndexLimit(records: n) {
+            return Planned(report: report(.filterIndex), key: key, tree: filterTree(kind: kind, snap, key, entries))
+        }
+        return Planned(report: report(.indexWalk))
+    }
+
+    /// The snapshot restricted to the entries a key allows, from the cache or built now
+    /// (two readers may build the same tree once each).
+    func filterTree(kind: String, _ snap: PointSet.Snapshot, _ key: FilterKey, _ entries: [Int32]) -> PointSet.Snapshot {
+        let name = key.field + "\u{0}" + key.values.sorted().joined(separator: "\u{0}")
+        if let tree = filterTrees.withLock({ $0.tree(kind: kind, snap, name) }) { return tree }
+        let tree = snap.restricted(to: entries)
+        filterTrees.withLock { $0.keep(tree, kind: kind, snap, name) }
+        return tree
     }
 
     /// The candidates that pass `test` and lie within `radius` of `origin` — membership
@@ -125,6 +159,59 @@ extension Engine {
             out.append(BoundedRef(ref: ref, lower: range.lowerBound, upper: range.upperBound, point: p))
         }
         return out
+    }
+}
+
+/// Packed trees of the entries that categorical conditions allow (``QueryPlan/filterIndex``),
+/// per kind and snapshot: built on a condition's first query at a snapshot, dropped with
+/// the snapshot; the whole cache is bounded in bytes.
+struct FilterTrees {
+    /// One kind's trees, valid for one snapshot.
+    struct Kind {
+        var version: UInt64
+        var generation: Int
+        /// The key's field and values → the snapshot restricted to its entries.
+        var trees: [String: PointSet.Snapshot] = [:]
+        /// Bytes of those trees.
+        var bytes = 0
+    }
+
+    var kinds: [String: Kind] = [:]
+    /// Bytes held by every tree.
+    var bytes = 0
+    /// Most bytes all trees together may hold; past it the cache starts over.
+    let maximumBytes: Int
+
+    /// The engine's bound: 32 MiB (20 bytes a point).
+    static let defaultMaximumBytes = 32 << 20
+
+    init(maximumBytes: Int = FilterTrees.defaultMaximumBytes) { self.maximumBytes = maximumBytes }
+
+    /// The tree of a key at a snapshot, if kept.
+    func tree(kind: String, _ snap: PointSet.Snapshot, _ name: String) -> PointSet.Snapshot? {
+        guard let k = kinds[kind], k.version == snap.version, k.generation == snap.generation else { return nil }
+        return k.trees[name]
+    }
+
+    /// Keeps a tree built at `snap` (dropping the kind's trees of older snapshots).
+    mutating func keep(_ tree: PointSet.Snapshot, kind: String, _ snap: PointSet.Snapshot, _ name: String) {
+        var k = kinds[kind] ?? Kind(version: snap.version, generation: snap.generation)
+        if k.version != snap.version || k.generation != snap.generation {
+            guard snap.version > k.version || snap.generation > k.generation else { return }
+            bytes -= k.bytes
+            k = Kind(version: snap.version, generation: snap.generation)
+        }
+        guard k.trees[name] == nil else { return }
+        let size = tree.levelBytes + name.utf8.count
+        if bytes + size > maximumBytes {
+            self = FilterTrees(maximumBytes: maximumBytes)
+            k = Kind(version: snap.version, generation: snap.generation)
+            guard size <= maximumBytes else { return }
+        }
+        k.trees[name] = tree
+        k.bytes += size
+        bytes += size
+        kinds[kind] = k
     }
 }
 

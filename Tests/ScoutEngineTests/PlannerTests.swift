@@ -4,12 +4,13 @@ import ScoutCatalogJSON
 import ScoutCore
 @testable import ScoutEngine
 import ScoutGeodesy
+import ScoutIndex
 import ScoutJSON
 import ScoutTestSupport
 import Testing
 
-/// The query planner (issue 15): every plan — index walk, filter first, and the automatic
-/// choice — gives the brute-force answer, for filters from common to matching nothing.
+/// The query planner (issue 15): every plan — index walk, filter first, the key's own tree and
+/// the automatic choice — gives the brute-force answer, for filters from common to matching nothing.
 @Suite struct PlannerTests {
     /// Breeds from common to rare, and ones no sample dog has (zero matches).
     static let breeds = ["Mixed", "Labrador Retriever", "Border Collie", "Pug", "Chinook", "Affenpinscher", "Bulldog", "Poodle"]
@@ -58,7 +59,7 @@ import Testing
             let from = Self.centre(&rng)
             let k = Int.random(in: 1...20, using: &rng)
             let want = Array(Self.oracle(filter, from: from).prefix(k))
-            for choice in [PlanChoice.indexWalk, .filterFirst, .automatic] {
+            for choice in [PlanChoice.indexWalk, .filterFirst, .filterIndex, .automatic] {
                 var q = NearestQuery(kind: "dog", from: from, k: k, filter: filter)
                 q.plan = choice
                 let got = try Sample.engine.nearest(q)
@@ -77,7 +78,7 @@ import Testing
             let r = Double.random(in: 500...60_000, using: &rng)
             let want = Self.oracle(filter, from: c, within: r)
             for sort in [SortOrder.distance, .id] {
-                for choice in [PlanChoice.indexWalk, .filterFirst, .automatic] {
+                for choice in [PlanChoice.indexWalk, .filterFirst, .filterIndex, .automatic] {
                     var q = SearchQuery(kind: "dog", area: .radius(center: c, meters: r), limit: 100_000, sort: sort, filter: filter)
                     q.plan = choice
                     let got = try Sample.engine.search(q)
@@ -87,6 +88,52 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test(arguments: [8, 9])
+    func boxSearchIsTheSameUnderEveryPlan(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<10 {
+            let (filter, text) = Self.filter(&rng)
+            let c = Self.centre(&rng)
+            let w = Double.random(in: 0.05...4, using: &rng), h = Double.random(in: 0.05...3, using: &rng)
+            let box = GeoBox(west: c.lon - w, south: c.lat - h, east: c.lon + w, north: c.lat + h)
+            let want = Self.typedDogs.filter { r, record in
+                filter.matches(record) && r.point.lon >= box.west && r.point.lon <= box.east && r.point.lat >= box.south && r.point.lat <= box.north
+            }.map(\.0.id).sorted()
+            for choice in [PlanChoice.indexWalk, .filterFirst, .filterIndex, .automatic] {
+                var q = SearchQuery(kind: "dog", area: .box(box), limit: 100_000, sort: .id, filter: filter)
+                q.plan = choice
+                let got = try Sample.engine.search(q)
+                #expect(got.total == want.count && got.hits.map(\.id) == want, "\(choice) \(text)")
+                if choice == .filterFirst || choice == .filterIndex { #expect(got.plan?.plan == .filterIndex || got.plan?.plan == .empty) }
+            }
+        }
+    }
+
+    /// The keys' trees are kept per kind and snapshot within a bound in bytes: a new snapshot
+    /// drops the kind's older trees, and trees past the bound start the cache over.
+    @Test func filterTreesAreBoundedInBytesAndFollowTheSnapshot() throws {
+        let set = PointSet()
+        try set.upsert((0..<2_000).map { i in PointSet.Record(id: "p\(i)", point: GeoPoint(lat: Double(i % 80), lon: Double(i / 80))) })
+        let snap = set.snapshot()
+        let live = snap.allLive().map(\.index)
+        var trees = FilterTrees(maximumBytes: 10_000)
+        for round in 0..<20 {
+            let part = Array(live[(round * 100)..<(round * 100 + 100)])   // 100 points: 2,000 bytes
+            trees.keep(snap.restricted(to: part), kind: "x", snap, "key\(round)")
+            #expect(trees.bytes <= 10_000)
+            let kept = try #require(trees.tree(kind: "x", snap, "key\(round)"))
+            let found = kept.entries(in: GeoBox(west: -180, south: -90, east: 180, north: 90), where: nil).map(\.index).sorted()
+            let holdsItsEntries = found == part
+            #expect(holdsItsEntries, "a restricted snapshot finds exactly its entries (\(found.count) of \(part.count))")
+        }
+        #expect(trees.tree(kind: "x", snap, "key0") == nil, "the first trees gave way to later ones")
+        try set.upsert([PointSet.Record(id: "new", point: GeoPoint(lat: 1, lon: 1))])
+        let next = set.snapshot()
+        #expect(trees.tree(kind: "x", next, "key19") == nil, "a tree answers only for its snapshot")
+        trees.keep(next.restricted(to: [0]), kind: "x", next, "key0")
+        #expect(trees.kinds["x"]?.trees.count == 1 && trees.bytes == trees.kinds["x"]!.bytes)
     }
 
     @Test func aBreedNoDogHasIsAnsweredAtOnce() throws {
@@ -111,6 +158,15 @@ import Testing
         #expect(r2.plan?.plan == .indexWalk && r2.plan?.candidates == 9960)
         let r3 = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: none))
         #expect(r3.plan?.plan == .indexWalk && r3.plan?.key == nil)
+        // Between 64 and n / 16 records, the key's own tree.
+        var counts: [String: Int] = [:]
+        for d in Sample.raw["dog"]! { counts[d.json["breed"]!.string!, default: 0] += 1 }
+        let middling = try #require(counts.filter { (65...(50_000 / 16)).contains($0.value) && $0.key != "Mixed" }.min { $0.key < $1.key })
+        let mid = try RecordFilter.parse(Sample.json(#"{"breed": "\#(middling.key)"}"#), kind: "dog", today: Sample.today,
+                                         breeds: Sample.catalog.breeds)
+        let r4 = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: mid))
+        #expect(r4.plan?.plan == .filterIndex && r4.plan?.candidates == middling.value, "\(middling)")
+        #expect(r4.hits.map(\.id) == Self.oracle(mid, from: from).prefix(5).map(\.id))
     }
 
     /// A filter asked often enough gets a bitmap of the entries it selects; answers are the

@@ -23,7 +23,7 @@ let engine: Engine = {
 func centres(_ kind: String) -> [GeoPoint] {
     let all = try! engine.search(SearchQuery(kind: kind, area: .box(GeoBox(west: -180, south: -90, east: 180, north: 90)), limit: 100_000))
     return stride(from: 0, to: all.hits.count, by: max(1, all.hits.count / 1000)).map { i in
-        let p = all.hits[i].point
+        let p = all.hits[i].point!
         return GeoPoint(lat: p.lat + Double(i % 7 - 3) * 0.004, lon: p.lon + Double(i % 5 - 2) * 0.006)
     }
 }
@@ -37,6 +37,44 @@ let rareFilter = try! RecordFilter.parse(try! JSONReader.parse(#"{"breed":["Bord
                                          kind: "dog", today: today)
 let catFilter = try! RecordFilter.parse(try! JSONReader.parse(#"{"animal":{"species":"cat","age_years":{"max":2},"adoptable":true}}"#),
                                         kind: "shelter", today: today)
+
+// The selectivity sweep (issue 15): the filters of Benchmarks/peers/filtered_nearest.py on the
+// 50,000 dogs — none, available and 5–25 kg (~30%), the breed closest to 1% of the dogs, the
+// one closest to 0.25%, and a breed no dog has — for nearest k=5 and radius 4 km and 10 km
+// (limit 20, by distance). Centres: those of the PostGIS harness's requests when it has run
+// (`.build/peers/filtered_nearest/requests-100pct.jsonl`, the same 1,000 centres PostgreSQL
+// was timed on), else the dog centres above.
+let sweepCentres: [GeoPoint] = {
+    let path = ProcessInfo.processInfo.environment["SCOUT_SWEEP_REQUESTS"] ?? "../.build/peers/filtered_nearest/requests-100pct.jsonl"
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return dogCentres }
+    return text.split(separator: "\n").map { line in
+        let from = try! JSONReader.parse(Array(line.utf8))["from"]!
+        return GeoPoint(lat: from["lat"]!.double!, lon: from["lon"]!.double!)
+    }
+}()
+let sweepFilters: [(name: String, filter: RecordFilter)] = {
+    let breeds = engine.catalog.breeds
+    var counts: [String: Int] = [:]
+    let all = try! engine.search(SearchQuery(kind: "dog", area: .box(GeoBox(west: -180, south: -90, east: 180, north: 90)), limit: 100_000))
+    for h in all.hits { if case .dog(let d) = h.record { counts[d.breed.name, default: 0] += 1 } }
+    let n = all.hits.count
+    let names = breeds.breeds.map(\.name).filter { $0 != breeds.mixed.name }
+    func closest(_ share: Double) -> String {
+        names.filter { counts[$0, default: 0] > 0 }.min {
+            (abs(Double(counts[$0]!) - share * Double(n)), $0) < (abs(Double(counts[$1]!) - share * Double(n)), $1)
+        }!
+    }
+    let none = names.sorted().first { counts[$0, default: 0] == 0 }!
+    func parse(_ json: String) -> RecordFilter {
+        try! RecordFilter.parse(try! JSONReader.parse(json), kind: "dog", today: today, breeds: breeds, species: engine.catalog.species)
+    }
+    let b1 = closest(0.01), b025 = closest(0.0025)
+    return [("100%", .all),
+            ("30%", parse(#"{"available":true,"weight_kg":{"min":5,"max":25}}"#)),
+            ("1% (\(b1), \(counts[b1]!))", parse(#"{"breed":"\#(b1)"}"#)),
+            ("0.25% (\(b025), \(counts[b025]!))", parse(#"{"breed":"\#(b025)"}"#)),
+            ("0 (\(none))", parse(#"{"breed":"\#(none)"}"#))]
+}()
 
 nonisolated(unsafe) var cursor = 0
 func next(_ c: [GeoPoint]) -> GeoPoint {
@@ -83,6 +121,22 @@ let benchmarks: @Sendable () -> Void = {
         for _ in b.scaledIterations {
             blackHole(try! engine.search(SearchQuery(kind: "shelter", area: .radius(center: next(shelterCentres), meters: 50_000), limit: 20,
                                                      filter: catFilter, text: "rescue")))
+        }
+    }
+    // Sub-microsecond queries here: nanoseconds.
+    let sweep = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .nanoseconds, warmupIterations: 20,
+                                        maxDuration: .seconds(2), maxIterations: 20_000)
+    for (name, filter) in sweepFilters {
+        Benchmark("sweep nearest k=5 / \(name)", configuration: sweep) { b in
+            for _ in b.scaledIterations { blackHole(try! engine.nearest(NearestQuery(kind: "dog", from: next(sweepCentres), k: 5, filter: filter))) }
+        }
+        for km in [4, 10] {
+            Benchmark("sweep radius \(km) km limit 20 / \(name)", configuration: sweep) { b in
+                for _ in b.scaledIterations {
+                    blackHole(try! engine.search(SearchQuery(kind: "dog", area: .radius(center: next(sweepCentres), meters: Double(km) * 1000),
+                                                             limit: 20, sort: .distance, filter: filter)))
+                }
+            }
         }
     }
     Benchmark("gyms radius 4 km / text \"fitnes\" (typo, prefix) by relevance") { b in
