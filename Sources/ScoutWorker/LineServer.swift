@@ -210,6 +210,9 @@ public struct LineServer {
         }
     }
 
+    /// Answers a ranking job's writing thread waits for at a time.
+    static let batchWait = 32
+
     /// Fewest lines in a block for parsing them on the lanes to be worth a hand-off.
     static let parallelParseMinimum = 16
 
@@ -229,9 +232,13 @@ public struct LineServer {
             }
         }
         // Answers already finished when the next one is taken go out with it, in one write.
+        // A ranking job, where no one waits for one answer, waits for a run of them at a time:
+        // this thread then wakes once per run, not once per answer, and leaves the cores to
+        // the lanes.
         var k = 0
         var ready: [Worker.Response] = []
         while k < count {
+            if readOnly { out.wait(min(k + LineServer.batchWait - 1, count - 1)) }
             ready.append(out.get(k))
             k += 1
             while k < count, let r = out.take(k) {
@@ -311,6 +318,11 @@ private final class ResponseSlots: @unchecked Sendable {
     }
     func set(_ i: Int, _ value: Worker.Response) {
         slots[i] = value
+        ready[i].signal()
+    }
+    /// Waits until slot `i` is filled, and leaves it to be taken.
+    func wait(_ i: Int) {
+        ready[i].wait()
         ready[i].signal()
     }
     /// Slot `i` if it is filled already, else `nil` (no waiting).
