@@ -19,8 +19,10 @@ extension Worker {
     /// Most forecast hours in one request.
     static let maximumForecast = 72
 
-    /// The recommender, or `not_found` when the worker has none.
+    /// The recommender (this thread's copy, when the worker makes copies), or `not_found`
+    /// when the worker has none.
     func requireRecommender() throws(ScoutError) -> Recommender {
+        if let replicas { return replicas.local }
         guard let r = recommender else {
             throw ScoutError(.notFound, "ranking needs the recommender's data (activities.json, weights.json): start scout serve with --data")
         }

@@ -25,6 +25,8 @@ public final class Worker: Sendable {
     /// The activity recommender and the ranking weights (`nil` without them: the
     /// recommending and ranking ops then answer `not_found`).
     public let recommender: Recommender?
+    /// Per-thread copies of ``recommender``, when the worker was given a way to make them.
+    let replicas: ThreadReplicas<Recommender>?
 
     /// Which files the `load` op may read (none unless the operator allowed a root).
     public let files: FileAccess
@@ -37,10 +39,16 @@ public final class Worker: Sendable {
 
     /// Creates a worker over an engine. A worker keeps no per-request state, so
     /// ``respond(to:)`` may run on several threads at once.
-    public init(engine: Engine, recommender: Recommender? = nil, files: FileAccess = .none,
-                deadlineMilliseconds: Int? = Worker.defaultDeadlineMilliseconds) {
+    ///
+    /// `replicate`, when given, makes a copy of `recommender` that shares no object with it
+    /// (for example, by loading the same files again): each thread that answers requests
+    /// then uses its own copy, and threads never contend for its reference counts
+    /// (``ThreadReplicas``). Every copy must answer as `recommender` does.
+    public init(engine: Engine, recommender: Recommender? = nil, replicate: (@Sendable () -> Recommender)? = nil,
+                files: FileAccess = .none, deadlineMilliseconds: Int? = Worker.defaultDeadlineMilliseconds) {
         self.engine = engine
         self.recommender = recommender
+        replicas = recommender == nil ? nil : replicate.map { ThreadReplicas($0) }
         self.files = files
         self.deadlineMilliseconds = deadlineMilliseconds
     }

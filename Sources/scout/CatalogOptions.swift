@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ScoutCatalog
 import ScoutEngine
 import ScoutGeometry
@@ -73,29 +74,37 @@ struct CatalogOptions: ParsableArguments {
     /// The recommender that goes with an engine: from the `activities.json` and
     /// `weights.json` of the snapshot it was restored from (`--snapshot`, or a state
     /// directory's), else from the data directory; `nil`, with a log line, without them. Exits
-    /// with status 1 when the files do not load.
-    func recommender(for engine: Engine) throws -> Recommender? {
+    /// with status 1 when the files do not load. `replicate` loads the same bytes again,
+    /// for the worker's per-thread copies.
+    func recommender(for engine: Engine) throws -> (recommender: Recommender, replicate: @Sendable () -> Recommender)? {
         let files = engine.referenceFiles
         let restored = snapshot != nil || files != SnapshotReferenceFiles()
-        let recommender: Recommender
-        do {
-            if restored {
-                guard let activities = files.activities, let weights = files.weights else {
-                    log("no activities.json and weights.json in the snapshot: recommending and ranking answer not_found")
-                    return nil
-                }
-                recommender = try Recommender.load(activities: activities, weights: weights, breeds: engine.catalog.breeds)
-            } else {
-                guard let dir = resolvedDataDirectory else { return nil }
-                recommender = try Recommender.load(dataDirectory: dir, breeds: engine.catalog.breeds)
+        let activities: [UInt8], weights: [UInt8]
+        if restored {
+            guard let a = files.activities, let w = files.weights else {
+                log("no activities.json and weights.json in the snapshot: recommending and ranking answer not_found")
+                return nil
             }
-        } catch {
+            (activities, weights) = (a, w)
+        } else {
+            guard let dir = resolvedDataDirectory else { return nil }
+            guard let a = FileManager.default.contents(atPath: dir + "/activities.json"),
+                  let w = FileManager.default.contents(atPath: dir + "/weights.json") else {
+                log("could not read \(dir)/activities.json and \(dir)/weights.json")
+                throw ExitCode(1)
+            }
+            (activities, weights) = ([UInt8](a), [UInt8](w))
+        }
+        let breeds = engine.catalog.breeds
+        let recommender: Recommender
+        do { recommender = try Recommender.load(activities: activities, weights: weights, breeds: breeds) } catch {
             log("could not load the recommender's activities.json and weights.json: \(error)")
             throw ExitCode(1)
         }
         log("recommender: \(recommender.catalog.activities.count) activities (catalogue \(recommender.catalog.version), "
             + "weights \(recommender.weights.version))")
-        return recommender
+        // The same bytes loaded again cannot fail where they loaded once.
+        return (recommender, { try! Recommender.load(activities: activities, weights: weights, breeds: breeds) })
     }
 
     /// The time-zone polygons of the data directory's `timezones.bin` (`nil`, with a log

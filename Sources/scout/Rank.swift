@@ -43,7 +43,8 @@ struct Rank: ParsableCommand {
         }
         let expected = inputs.isEmpty ? nil : inputs.reduce(0) { $0 + Rank.countLines($1) }
         let engine = try catalog.engine()
-        let worker = Worker(engine: engine, recommender: try catalog.recommender(for: engine), deadlineMilliseconds: catalog.deadline)
+        let loaded = try catalog.recommender(for: engine)
+        let worker = Worker(engine: engine, recommender: loaded?.recommender, replicate: loaded?.replicate, deadlineMilliseconds: catalog.deadline)
         let progress = Progress(expected: expected, quiet: quiet)
         for (fd, _) in inputFDs {
             LineServer(worker: worker, input: fd, output: out, threads: catalog.threads, readOnly: true) { progress.record($0) }.run()

@@ -79,7 +79,8 @@ struct Serve: ParsableCommand {
             engine = try catalog.engine()
         }
         if let source { try follow(source, into: engine) }
-        let worker = Worker(engine: engine, recommender: try catalog.recommender(for: engine), files: files,
+        let loaded = try catalog.recommender(for: engine)
+        let worker = Worker(engine: engine, recommender: loaded?.recommender, replicate: loaded?.replicate, files: files,
                             deadlineMilliseconds: catalog.deadline)
         let server = LineServer(worker: worker, threads: catalog.threads)
         let served = server.run()

@@ -1,8 +1,13 @@
+import Dispatch
 import Foundation
+import ScoutCatalog
 import ScoutEngine
 import ScoutJSON
+import ScoutRecommend
+import ScoutRecommendJSON
 import ScoutTestSupport
 import ScoutWorker
+import Synchronization
 import Testing
 
 /// The recommender's ops through real `scout serve` pipes: shapes, determinism, versions,
@@ -153,5 +158,41 @@ import Testing
         }
         let ping = try JSONReader.parse(worker.respond(to: ArraySlice(Array(#"{"id":2,"op":"ping"}"#.utf8))))
         #expect(ping["result"] != nil)
+    }
+}
+
+/// Per-thread copies of the recommender (`Worker(replicate:)`) answer byte for byte as the
+/// shared one does, from any thread; each thread has its own copy.
+@Suite struct RecommenderReplicaTests {
+    static let recommender = try! Recommender.load(dataDirectory: Repository.data, breeds: Catalog.load(dataDirectory: Repository.data).breeds)
+
+    @Test func copiesAnswerAsTheOriginalFromEveryThread() throws {
+        let catalog = try Catalog.load(dataDirectory: Repository.data)
+        let engine = Engine(catalog: catalog, privacy: .exact)
+        try engine.load(path: Repository.data + "/sample/gyms.jsonl")
+        let made = Mutex(0)
+        let shared = Worker(engine: engine, recommender: Self.recommender)
+        let copied = Worker(engine: engine, recommender: Self.recommender, replicate: {
+            made.withLock { $0 += 1 }
+            return try! Recommender.load(dataDirectory: Repository.data, breeds: catalog.breeds)
+        })
+        let requests = CommandLineTests.requests.filter { $0.contains("recommend_activities") || $0.contains("progress") || $0.contains("rank_gyms") }
+        #expect(requests.count > 100)
+        let want = requests.map { shared.respond(to: ArraySlice(Array($0.utf8))) }
+        let got = Mutex([[UInt8]?](repeating: nil, count: requests.count))
+        DispatchQueue.concurrentPerform(iterations: 4) { lane in
+            for i in stride(from: lane, to: requests.count, by: 4) {
+                let answer = copied.respond(to: ArraySlice(Array(requests[i].utf8)))
+                got.withLock { $0[i] = answer }
+            }
+        }
+        let answers = got.withLock { $0 }
+        #expect(answers.map { $0! } == want, "copies answer as the shared recommender")
+        #expect(made.withLock { $0 } >= 1 && made.withLock { $0 } <= 4, "at most one copy per thread")
+        // One thread keeps its copy: a second pass on this thread makes no new one.
+        let before = made.withLock { $0 }
+        for r in requests.prefix(20) { _ = copied.respond(to: ArraySlice(Array(r.utf8))) }
+        for r in requests.prefix(20) { _ = copied.respond(to: ArraySlice(Array(r.utf8))) }
+        #expect(made.withLock { $0 } <= before + 1)
     }
 }
