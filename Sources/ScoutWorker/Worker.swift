@@ -27,6 +27,8 @@ public final class Worker: Sendable {
     public let recommender: Recommender?
     /// Per-thread copies of ``recommender``, when the worker was given a way to make them.
     let replicas: ThreadReplicas<Recommender>?
+    /// Per thread: filters already parsed, by kind, day and JSON (``FilterCache``).
+    let filterCaches = ThreadReplicas { FilterCache() }
 
     /// Which files the `load` op may read (none unless the operator allowed a root).
     public let files: FileAccess
@@ -342,16 +344,28 @@ public final class Worker: Sendable {
     }
 
     /// The request's filter; breeds it names by another name are added to `resolved`.
+    /// A filter is parsed once per thread (the catalogue it is read against never changes
+    /// under a worker), then taken from ``FilterCache``.
     func filter(_ f: RequestFields, kind: String, _ resolved: inout ResolvedPlaces) throws(ScoutError) -> RecordFilter {
         guard let v = f.object["filter"], v != .null else { return .all }
-        let parsed = try RecordFilter.parse(v, kind: kind, today: try today(f), breeds: engine.catalog.breeds, species: engine.catalog.species)
+        let today = try today(f)
+        let cache = filterCaches.local
+        let key = FilterCache.key(v, kind: kind, today: today)
+        if let key, let hit = cache.entries[key] {
+            resolved.breeds.append(contentsOf: hit.resolved)
+            return hit.filter
+        }
+        let parsed = try RecordFilter.parse(v, kind: kind, today: today, breeds: engine.catalog.breeds, species: engine.catalog.species)
+        var breeds: [(field: String, given: String, breed: String)] = []
         if kind == "dog", let given = v["breed"] {
             let names = given.array ?? [given]
             for (i, n) in names.enumerated() {
                 guard let s = n.string, let b = engine.catalog.breeds.breed(named: s), TextFolding.fold(s) != TextFolding.fold(b.name) else { continue }
-                resolved.breeds.append((given.array == nil ? "filter.breed" : "filter.breed[\(i)]", s, b.name))
+                breeds.append((given.array == nil ? "filter.breed" : "filter.breed[\(i)]", s, b.name))
             }
         }
+        if let key { cache.keep(key, (parsed, breeds)) }
+        resolved.breeds.append(contentsOf: breeds)
         return parsed
     }
 
