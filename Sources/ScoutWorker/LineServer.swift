@@ -19,12 +19,12 @@ import Synchronization
 /// request sent after it, and a slow one holds those after it for at most the worker's
 /// deadline. With ``readOnly``, a write op is answered with an error and not run.
 ///
-/// Input is read in 64 KiB blocks and split on `\n` (a trailing `\r` is ignored); a line
-/// longer than ``Worker/maximumLineBytes`` is skipped to its end and answered with
-/// `limit_exceeded`. Responses are written as whole lines, those ready together with one
-/// `write` call. Nothing else
-/// goes to the output; EOF ends the loop. The output of a run depends only on the
-/// requests and the engine, never on the thread count.
+/// Input is read in blocks (64 KiB; 1 MiB with ``readOnly``) and split on `\n` (a
+/// trailing `\r` is ignored); a line longer than ``Worker/maximumLineBytes`` is skipped to
+/// its end and answered with `limit_exceeded`. Responses are written as whole lines, those
+/// ready together with one `write` call. Nothing else goes to the output; EOF ends the
+/// loop. The output of a run depends only on the requests and the engine, never on the
+/// thread count.
 ///
 /// With a journal attached to the engine (``Engine/attach(journal:)``), the writes of one
 /// block of input lines commit together: each is applied and journalled in turn, the
@@ -67,7 +67,9 @@ public struct LineServer {
     @discardableResult
     public func run() -> Int {
         var buffer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // A ranking job reads 1 MiB at a time: each block ends with its lanes waiting for the
+        // next, so fewer, larger blocks keep them busier; a server reads 64 KiB, to answer soon.
+        var chunk = [UInt8](repeating: 0, count: readOnly ? 1 << 20 : 1 << 16)
         var answered = 0
         var skipping = false
         while true {
@@ -100,11 +102,13 @@ public struct LineServer {
             }
         }
         if skipping {
+            drainPending()
             emit(Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded))
             answered += 1
         } else if !buffer.isEmpty {
             answered += handle(buffer[...])
         }
+        drainPending()
         return answered
     }
 
@@ -133,15 +137,20 @@ public struct LineServer {
             }
             if texts.count >= 2 {
                 let requests = texts
-                run(requests.count) { [worker] k in
+                // This block's lanes start before the previous block's answers are written,
+                // so the lanes never wait for this thread between blocks.
+                let batch = start(requests.count) { [worker] k in
                     guard let text = requests[k] else {
                         return Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded)
                     }
                     return worker.execute(worker.parse(text), allowWrites: false)
                 }
+                drainPending()
+                outbox.pending = batch
                 return texts.count
             }
         }
+        drainPending()
         var texts: [ArraySlice<UInt8>?] = []
         for line in lines {
             switch line {
@@ -219,6 +228,11 @@ public struct LineServer {
     /// Answers `count` requests on up to `threads` lanes, `answer(k)` for the k-th, and
     /// writes each answer in order as soon as it and those before it are ready.
     private func run(_ count: Int, _ answer: @escaping @Sendable (Int) -> Worker.Response) {
+        drain(start(count, answer))
+    }
+
+    /// Starts answering `count` requests on up to `threads` lanes, `answer(k)` for the k-th.
+    private func start(_ count: Int, _ answer: @escaping @Sendable (Int) -> Worker.Response) -> Batch {
         let out = ResponseSlots(count: count)
         let next = Atomic<Int>(0)
         let lanes = min(threads, count)
@@ -231,6 +245,12 @@ public struct LineServer {
                 }
             }
         }
+        return Batch(slots: out, count: count)
+    }
+
+    /// Writes a batch's answers in order, each as soon as it and those before it are ready.
+    private func drain(_ batch: Batch) {
+        let out = batch.slots, count = batch.count
         // Answers already finished when the next one is taken go out with it, in one write.
         // A ranking job, where no one waits for one answer, waits for a run of them at a time:
         // this thread then wakes once per run, not once per answer, and leaves the cores to
@@ -247,6 +267,14 @@ public struct LineServer {
             }
             emit(ready)
             ready.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Writes the answers of a ranking job's block still being answered, if any.
+    private func drainPending() {
+        if let batch = outbox.pending {
+            outbox.pending = nil
+            drain(batch)
         }
     }
 
@@ -295,9 +323,17 @@ private struct UncheckedBuffer<T>: @unchecked Sendable {
 /// Answers held until the writes before them are committed, and why serving stopped.
 /// Used by the one thread that writes responses.
 private final class Outbox: @unchecked Sendable {
+    /// A ranking job's last block, whose lanes may still be answering.
+    var pending: Batch?
     var holding = false
     var held: [Worker.Response] = []
     var failure: ScoutError?
+}
+
+/// A block being answered on the lanes: its slots and how many.
+private struct Batch {
+    let slots: ResponseSlots
+    let count: Int
 }
 
 /// Response slots filled by parallel workers, each slot by exactly one of them, and read

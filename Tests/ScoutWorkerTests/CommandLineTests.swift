@@ -185,6 +185,39 @@ import Testing
         }
     }
 
+    /// More than one 1 MiB block: `rank` starts a block's lanes before the previous block's
+    /// answers are written, and the answers still come out in input order, as `serve`'s.
+    @Test func rankAnswersInOrderAcrossManyBlocks() throws {
+        var rng = SplitMix64(seed: 31)
+        let places = ["Galway", "Dublin", "Wrocław", "London", "Cork", "Kraków"]
+        var lines: [String] = []
+        var bytes = 0
+        var i = 0
+        while bytes < 3 << 20 {
+            let line: String
+            switch rng.int(0...9) {
+            case 0: line = "{not json \(i) " + String(repeating: "x", count: rng.int(0...300))
+            case 1, 2: line = #"{"id":\#(i),"op":"place","name":"\#(rng.pick(places))","pad":"\#(String(repeating: "p", count: rng.int(0...200)))"}"#
+            default:
+                line = #"{"id":\#(i),"op":"search","kind":"gym","near":{"place":"\#(rng.pick(places))"},"radius_m":\#(rng.int(500...9000)),"limit":2,"fields":false}"#
+            }
+            lines.append(line)
+            bytes += line.utf8.count + 1
+            i += 1
+        }
+        let input = lines.joined(separator: "\n") + "\n"
+        let catalog = ["--data", Repository.data, "--load", Repository.data + "/sample/gyms.jsonl"]
+        let serve = try Self.run(["serve", "--threads", "1"] + catalog, stdin: input)
+        #expect(serve.status == 0)
+        #expect(serve.out.split(separator: "\n").count == lines.count)
+        for threads in ["2", "5"] {
+            let rank = try Self.run(["rank", "--threads", threads, "--quiet"] + catalog, stdin: input)
+            #expect(rank.status == 0)
+            let same = rank.out == serve.out
+            #expect(same, "threads \(threads): \(lines.count) requests in \(bytes) bytes")
+        }
+    }
+
     @Test func rankRefusesWritesReportsASummaryAndFailsOnlyWhenAsked() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scout-rank-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
