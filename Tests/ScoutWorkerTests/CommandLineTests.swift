@@ -186,7 +186,8 @@ import Testing
     }
 
     /// More than one 1 MiB block: `rank` starts a block's lanes before the previous block's
-    /// answers are written, and the answers still come out in input order, as `serve`'s.
+    /// answers are written, and `serve` parses each block on its lanes; the answers still
+    /// come out in input order, as one thread's.
     @Test func rankAnswersInOrderAcrossManyBlocks() throws {
         var rng = SplitMix64(seed: 31)
         let places = ["Galway", "Dublin", "Wrocław", "London", "Cork", "Kraków"]
@@ -215,6 +216,9 @@ import Testing
             #expect(rank.status == 0)
             let same = rank.out == serve.out
             #expect(same, "threads \(threads): \(lines.count) requests in \(bytes) bytes")
+            let many = try Self.run(["serve", "--threads", threads] + catalog, stdin: input)
+            let sameServe = many.out == serve.out
+            #expect(sameServe, "serve --threads \(threads)")
         }
     }
 
