@@ -353,16 +353,10 @@ public final class Engine: Sendable {
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let test = predicate(kind: q.kind, snap, q.filter, scores)
-        // Every plan applies to every area, except that filtering first ranks candidates within a
-        // disc: other areas search the key's own tree instead.
-        var radiusOnly = false
-        if case .radius = area { radiusOnly = true }
-        var planned = plan(kind: q.kind, snap, q.filter, choice: q.plan)
+        var disc = false
+        if case .radius = area { disc = true }
+        let planned = plan(kind: q.kind, snap, q.filter, choice: q.plan, withinDisc: disc)
         if planned.report.plan == .empty { return SearchResult(total: 0, hits: [], nextAfter: nil, plan: planned.report) }
-        if !radiusOnly && planned.report.plan == .filterFirst {
-            planned = Planned(report: PlanReport(plan: .filterIndex, records: planned.report.records, key: planned.report.key,
-                                                 candidates: planned.report.candidates), key: planned.key, tree: filterTree(kind: q.kind, snap, planned.key!, planned.candidates!))
-        }
         let first = planned.candidates
         let report = planned.report
         // The snapshot the area is searched in: the key's own tree for a filter-index plan.

@@ -98,14 +98,14 @@ extension Engine {
     /// or the snapshot restricted to them (filter index).
     struct Planned {
         let report: PlanReport
-        /// The categorical condition the plan used.
-        var key: FilterKey? = nil
         var candidates: [Int32]? = nil
         var tree: PointSet.Snapshot? = nil
     }
 
-    /// Chooses a plan for a filtered query.
-    func plan(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, choice: PlanChoice) -> Planned {
+    /// Chooses a plan for a filtered query. Filtering first ranks candidates within a disc,
+    /// so a query over another area (`withinDisc` false) gets the key's own tree instead.
+    func plan(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, choice: PlanChoice,
+              withinDisc: Bool = true) -> Planned {
         let n = snap.liveCount
         guard choice != .indexWalk, !filter.keys.isEmpty else {
             return Planned(report: PlanReport(plan: .indexWalk, records: n, key: nil, candidates: nil))
@@ -118,16 +118,16 @@ extension Engine {
         }
         let (key, entries) = best!
         func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: key.field, candidates: entries.count) }
-        if entries.isEmpty { return Planned(report: report(.empty), key: key, candidates: []) }
+        func filterIndex() -> Planned { Planned(report: report(.filterIndex), tree: filterTree(kind: kind, snap, key, entries)) }
+        func filterFirst() -> Planned { withinDisc ? Planned(report: report(.filterFirst), candidates: entries) : filterIndex() }
+        if entries.isEmpty { return Planned(report: report(.empty), candidates: []) }
         switch choice {
-        case .filterFirst: return Planned(report: report(.filterFirst), key: key, candidates: entries)
-        case .filterIndex: return Planned(report: report(.filterIndex), key: key, tree: filterTree(kind: kind, snap, key, entries))
+        case .filterFirst: return filterFirst()
+        case .filterIndex: return filterIndex()
         case .automatic, .indexWalk: break
         }
-        if entries.count <= Engine.filterFirstLimit { return Planned(report: report(.filterFirst), key: key, candidates: entries) }
-        if entries.count <= Engine.filterIndexLimit(records: n) {
-            return Planned(report: report(.filterIndex), key: key, tree: filterTree(kind: kind, snap, key, entries))
-        }
+        if entries.count <= Engine.filterFirstLimit { return filterFirst() }
+        if entries.count <= Engine.filterIndexLimit(records: n) { return filterIndex() }
         return Planned(report: report(.indexWalk))
     }
 

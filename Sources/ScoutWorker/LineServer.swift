@@ -121,36 +121,7 @@ public struct LineServer {
 
     /// Answers a block of lines in order, running runs of read-only requests in parallel.
     private func handle(_ lines: [Line]) -> Int {
-        // A ranking job answers reads only, so no line needs parsing to know whether it may
-        // run beside the others: the lanes parse as well as answer, and this thread only
-        // reads and writes.
-        if readOnly && threads >= 2 {
-            var texts: [ArraySlice<UInt8>?] = []
-            for line in lines {
-                switch line {
-                case .oversized: texts.append(nil)
-                case .text(var text):
-                    if text.last == 0x0D { text = text.dropLast() }
-                    if text.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-                    texts.append(text)
-                }
-            }
-            if texts.count >= 2 {
-                let requests = texts
-                // This block's lanes start before the previous block's answers are written,
-                // so the lanes never wait for this thread between blocks.
-                let batch = start(requests.count) { [worker] k in
-                    guard let text = requests[k] else {
-                        return Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded)
-                    }
-                    return worker.execute(worker.parse(text), allowWrites: false)
-                }
-                drainPending()
-                outbox.pending = batch
-                return texts.count
-            }
-        }
-        drainPending()
+        // The request lines (`nil`: too long), without trailing `\r` and without blank lines.
         var texts: [ArraySlice<UInt8>?] = []
         for line in lines {
             switch line {
@@ -161,6 +132,24 @@ public struct LineServer {
                 texts.append(text)
             }
         }
+        // A ranking job answers reads only, so no line needs parsing to know whether it may
+        // run beside the others: the lanes parse as well as answer, and this thread only
+        // reads and writes.
+        if readOnly && threads >= 2 && texts.count >= 2 {
+            let requests = texts
+            // This block's lanes start before the previous block's answers are written, so the
+            // lanes never wait for this thread between blocks.
+            let batch = start(requests.count) { [worker] k in
+                guard let text = requests[k] else {
+                    return Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded)
+                }
+                return worker.execute(worker.parse(text), allowWrites: false)
+            }
+            drainPending()
+            outbox.pending = batch
+            return texts.count
+        }
+        drainPending()
         let parsed = parse(texts)
         // Writes commit together at the end of the block; answers after the first write wait for it.
         let journalled = worker.engine.isJournalled
