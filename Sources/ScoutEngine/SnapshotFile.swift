@@ -658,8 +658,9 @@ package enum SnapshotFile {
     /// A snapshot's reference files being loaded through the same loaders a data directory
     /// goes through (unpacked into a private temporary directory, read, removed): the breed
     /// table with its other names, the species names and the synonyms at once (records are
-    /// validated against the first two), the gazetteer on a background
-    /// thread.
+    /// validated against the first two), the gazetteer on a background thread. The
+    /// recommender's two files stay bytes (``SnapshotReferenceFiles``): the engine does not
+    /// read them, so they are not unpacked.
     private final class PendingReference: @unchecked Sendable {
         // @unchecked: `loaded` is written by the background thread before `group` is left
         // and read only after waiting for it.
@@ -677,7 +678,8 @@ package enum SnapshotFile {
         private let group = DispatchGroup()
         private var loaded: Result<Loaded, ScoutError> = .success(Loaded())
         private var finished = false
-        private static let names = SnapshotReferenceFiles().named.map(\.name)
+        /// The files the engine reads, unpacked.
+        private static let names = SnapshotReferenceFiles().named.map(\.name).filter { !["activities.json", "weights.json"].contains($0) }
 
         init(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) {
             self.path = path
@@ -697,7 +699,7 @@ package enum SnapshotFile {
             }
             let dir = String(cString: dirPointer)
             directory = dir
-            for (name, bytes) in r.named {
+            for (name, bytes) in r.named where Self.names.contains(name) {
                 guard let bytes else { continue }
                 let fd = open(dir + "/" + name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
                 guard fd >= 0, SnapshotFile.writeAll(fd, bytes), close(fd) == 0 else {
