@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import ScoutCatalog
 import ScoutEngine
 import ScoutGeometry
@@ -88,12 +87,13 @@ struct CatalogOptions: ParsableArguments {
             (activities, weights) = (a, w)
         } else {
             guard let dir = resolvedDataDirectory else { return nil }
-            guard let a = FileManager.default.contents(atPath: dir + "/activities.json"),
-                  let w = FileManager.default.contents(atPath: dir + "/weights.json") else {
-                log("could not read \(dir)/activities.json and \(dir)/weights.json")
+            do {
+                activities = try SnapshotFile.readWholeFile(dir + "/activities.json", what: "activities.json")
+                weights = try SnapshotFile.readWholeFile(dir + "/weights.json", what: "weights.json")
+            } catch {
+                log("could not read the recommender's files in \(dir): \(error)")
                 throw ExitCode(1)
             }
-            (activities, weights) = ([UInt8](a), [UInt8](w))
         }
         let breeds = engine.catalog.breeds
         let recommender: Recommender
