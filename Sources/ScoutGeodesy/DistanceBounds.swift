@@ -47,20 +47,11 @@ public enum DistanceBounds {
     }
 
     /// Bounds of the geodesic distance between two points, from their chord when short and
-    /// from the haversine otherwise. About 60–90 ns.
+    /// from the haversine otherwise. About 60–90 ns. For many points measured from one
+    /// origin, ``DistanceOrigin/interval(to:)`` is cheaper.
     @inlinable
     public static func interval(_ a: GeoPoint, _ b: GeoPoint) -> ClosedRange<Double> {
-        interval(a, b, ecefOfB: WGS84.ecef(b))
-    }
-
-    /// ``interval(_:_:)`` with `b`'s ECEF position precomputed (for many points measured
-    /// from one origin).
-    @inlinable
-    public static func interval(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> ClosedRange<Double> {
-        let d = WGS84.ecef(a) - ecefOfB
-        let chord = (d * d).sum().squareRoot()
-        if chord <= chordBoundLimit { return interval(chord: chord) }
-        return interval(haversine: haversine(a, b))
+        DistanceOrigin(b).interval(to: a)
     }
 
     /// The geodesic distance rounded to the millimetre, computed from ``interval(_:_:)``
@@ -69,17 +60,7 @@ public enum DistanceBounds {
     /// Equal to `(Geodesic.distance(a, b) * 1000).rounded() / 1000` for every pair.
     @inlinable
     public static func millimetres(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        millimetres(a, b, ecefOfB: WGS84.ecef(b))
-    }
-
-    /// ``millimetres(_:_:)`` with `b`'s ECEF position precomputed (for many points
-    /// measured from one origin).
-    @inlinable
-    public static func millimetres(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> Double {
-        let r = interval(a, b, ecefOfB: ecefOfB)
-        let lo = (r.lowerBound * 1000).rounded(), hi = (r.upperBound * 1000).rounded()
-        if lo == hi { return lo / 1000 }
-        return (Geodesic.distance(a, b) * 1000).rounded() / 1000
+        DistanceOrigin(b).millimetres(to: a)
     }
 }
 
@@ -96,13 +77,18 @@ public struct RadiusTest: Sendable {
     /// The radius in metres.
     public let radius: Double
     /// The boxes (one, or two across the antimeridian) that hold the whole disc.
-    public let boxes: [GeoBox]
+    ///
+    /// Computed on each use, so that the test itself holds no reference and copies of it
+    /// (one per visitor of a tree walk) cost no reference counting.
+    public var boxes: [GeoBox] { SphericalCap(center: center, radius: radius).boxes }
     @usableFromInline let flat: Bool
     @usableFromInline let kyLo: Double, kyHi: Double, kxLo: Double, kxHi: Double
     /// Squares of `radius ± 1 µm`: the flat bounds decide only points at least 1 µm from
     /// the circle (more than `geod_inverse`'s 15 nm error, as in ``DistanceBounds/interval(chord:)``),
     /// so that every point they decide gets the answer `geod_inverse` would give.
     @usableFromInline let rOuter2: Double, rInner2: Double
+    /// The centre prepared for chord bounds, where the flat metric does not apply.
+    @usableFromInline let origin: DistanceOrigin?
 
     /// Creates the test; `radius` must be finite and non-negative.
     public init(center: GeoPoint, radius: Double) {
@@ -112,7 +98,6 @@ public struct RadiusTest: Sendable {
         self.rOuter2 = (radius + margin) * (radius + margin)
         self.rInner2 = radius > margin ? (radius - margin) * (radius - margin) : -1
         let cap = SphericalCap(center: center, radius: radius)
-        self.boxes = cap.boxes
         let rad = Double.pi / 180
         let band = cap.latitudeBand
         if radius <= 200_000, band.upperBound < 89.5, band.lowerBound > -89.5 {
@@ -128,9 +113,11 @@ public struct RadiusTest: Sendable {
             kyLo = mMin * rad * (1 - slack); kyHi = mMax * rad * (1 + slack)
             kxLo = cMin * rad * (1 - slack); kxHi = cMax * rad * (1 + slack)
             flat = true
+            origin = nil
         } else {
             kyLo = 0; kyHi = 0; kxLo = 0; kxHi = 0
             flat = false
+            origin = DistanceOrigin(center)
         }
     }
 
@@ -145,7 +132,7 @@ public struct RadiusTest: Sendable {
             let ly = dy * kyLo, lx = dx * kxLo, uy = dy * kyHi, ux = dx * kxHi
             return ((ly * ly + lx * lx).squareRoot(), (uy * uy + ux * ux).squareRoot())
         }
-        let r = DistanceBounds.interval(GeoPoint(lat: lat, lon: lon), center)
+        let r = origin!.interval(to: GeoPoint(lat: lat, lon: lon))
         return (r.lowerBound, r.upperBound)
     }
 
@@ -180,7 +167,7 @@ public struct RadiusTest: Sendable {
             if uy * uy + ux * ux <= rInner2 { return true }
         } else {
             let p = GeoPoint(lat: lat, lon: lon)
-            let range = DistanceBounds.interval(p, center)
+            let range = origin!.interval(to: p)
             if range.lowerBound > radius { return false }
             if range.upperBound <= radius { return true }
         }

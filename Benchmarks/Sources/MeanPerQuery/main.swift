@@ -9,7 +9,8 @@ import ScoutIndex
 // Rounds alternate the two systems so that machine noise hits both alike; the ratio of
 // means is printed per round and over all rounds.
 // Run: `bash scripts/bench-mean.sh` (or `swift run -c release MeanPerQuery` here).
-// Environment: ROUNDS (default 3), BUILD_ROUNDS (default ROUNDS), ONLY (a row-name prefix).
+// Environment: ROUNDS (default 3), BUILD_ROUNDS (default ROUNDS), ONLY (a row-name prefix),
+// PEER=0 (time Scout alone, for profiling Scout's side under perf or callgrind).
 
 func seconds(_ body: () -> Void) -> Double {
     let t0 = DispatchTime.now().uptimeNanoseconds
@@ -56,13 +57,15 @@ print(String(format: "build (coordinates in, spatial index ready), mean of %d: S
 
 /// `ONLY=radius` (or `nearest`, `polygon`, `polygon, seen`) runs the rows whose name starts with it.
 let only = ProcessInfo.processInfo.environment["ONLY"]
+/// `PEER=0` skips the GEOS side of every row (its ratio then means nothing).
+let runPeer = ProcessInfo.processInfo.environment["PEER"] != "0"
 
 func compare(_ name: String, count: Int, scout: (Int) -> Int, peer: (Int) -> Int) {
     if let only, !name.hasPrefix(only) { return }
     var sTotal = 0.0, gTotal = 0.0, scoutResults = 0, peerResults = 0
     for round in 1...rounds {
         let s = seconds { for i in 0..<count { scoutResults &+= scout(i) } }
-        let g = seconds { for i in 0..<count { peerResults &+= peer(i) } }
+        let g = runPeer ? seconds { for i in 0..<count { peerResults &+= peer(i) } } : 0
         sTotal += s; gTotal += g
         print(String(format: "  %@ round %d: Scout %.2f us, GEOS %.2f us, GEOS/Scout %.2fx", name, round,
                      s / Double(count) * 1e6, g / Double(count) * 1e6, g / s))
@@ -86,7 +89,8 @@ let polygons = data.polygons
 let repeats = 8
 let perRound = polygons.count * repeats
 // Round r's first-sight polygons: every vertex moved east by a distinct number of µ°.
-let unseen: [[[SIMD2<Double>]]] = (0..<rounds).map { r in
+// Built only when the row runs (rounds × 400 rings of up to 2,000 vertices).
+let unseen: [[[SIMD2<Double>]]] = only.map({ !"polygon, first sight".hasPrefix($0) }) == true ? [] : (0..<rounds).map { r in
     (0..<perRound).map { i in
         let dx = Double(1 + r * repeats + i / polygons.count) * 1e-6
         return polygons[i % polygons.count].map { $0 + SIMD2(dx, 0) }
