@@ -216,8 +216,31 @@ public struct LineServer {
 
     /// Answers `count` requests on up to `threads` lanes, `answer(k)` for the k-th, and
     /// writes each answer in order as soon as it and those before it are ready.
+    ///
+    /// This thread is one of the lanes, and there is no writing thread: the lane that
+    /// finishes the first answer not yet written writes it, with every answer after it
+    /// that is ready, and the others go on answering (``OrderedAnswers``). So no thread
+    /// is woken for each answer, and the lanes alone share the cores.
     private func run(_ count: Int, _ answer: @escaping @Sendable (Int) -> Worker.Response) {
-        drain(start(count, answer))
+        let answers = OrderedAnswers(count: count)
+        let next = Atomic<Int>(0)
+        let lanes = min(threads, count)
+        let done = DispatchGroup()
+        let server = UncheckedServer(self)
+        @Sendable func lane() {
+            while true {
+                let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard k < count else { return }
+                var run = answers.finish(k, answer(k))
+                while !run.isEmpty {
+                    server.server.emit(run)
+                    run = answers.wrote(run.count)
+                }
+            }
+        }
+        for _ in 1..<lanes { DispatchQueue.global().async(group: done) { lane() } }
+        lane()
+        done.wait()
     }
 
     /// Starts answering `count` requests on up to `threads` lanes, `answer(k)` for the k-th.
@@ -307,6 +330,63 @@ public struct LineServer {
 private struct UncheckedBuffer<T>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<T>
     init(_ buffer: UnsafeMutableBufferPointer<T>) { self.buffer = buffer }
+}
+
+/// The server, handed to the lanes of ``LineServer/run(_:_:)``, which call its `emit` one
+/// at a time (``OrderedAnswers`` makes one lane the writer at any moment).
+private struct UncheckedServer: @unchecked Sendable {
+    let server: LineServer
+    init(_ server: LineServer) { self.server = server }
+}
+
+/// The answers of a run of requests, finished by several lanes in any order and written in
+/// request order by whichever lane finishes the first answer not yet written.
+///
+/// At most one lane writes at a time: ``finish(_:_:)`` hands a lane the run of ready
+/// answers to write only when that run starts at the first unwritten answer and no other
+/// lane is writing; the writer then reports each written run with ``wrote(_:)`` and gets
+/// the answers that became ready meanwhile, until there are none. An answer finished while
+/// another lane writes is written by that lane, so none is left behind.
+private final class OrderedAnswers: Sendable {
+    private struct State: ~Copyable {
+        var slots: [Worker.Response?]
+        var firstUnwritten = 0
+        var writing = false
+
+        /// Marks the ready run from the first unwritten answer as being written, and returns it.
+        mutating func takeRun() -> [Worker.Response] {
+            var run: [Worker.Response] = []
+            var k = firstUnwritten
+            while k < slots.count, let r = slots[k] {
+                run.append(r)
+                slots[k] = nil
+                k += 1
+            }
+            writing = !run.isEmpty
+            return run
+        }
+    }
+    private let state: Mutex<State>
+
+    init(count: Int) { state = Mutex(State(slots: Array(repeating: nil, count: count))) }
+
+    /// Records answer `k`; returns the answers this lane must now write, in order (empty: none).
+    func finish(_ k: Int, _ response: Worker.Response) -> [Worker.Response] {
+        state.withLock { s in
+            s.slots[k] = response
+            guard !s.writing, k == s.firstUnwritten else { return [] }
+            return s.takeRun()
+        }
+    }
+
+    /// Records that the writing lane wrote the `count` answers it was given; returns the
+    /// next run it must write (empty: it is no longer the writer).
+    func wrote(_ count: Int) -> [Worker.Response] {
+        state.withLock { s in
+            s.firstUnwritten += count
+            return s.takeRun()
+        }
+    }
 }
 
 /// Answers held until the writes before them are committed, and why serving stopped.
