@@ -377,10 +377,10 @@ public final class Engine: Sendable {
         case .corridor: refs = walked.entries(along: corridor!, where: test)
         }
         if sort == .distance, q.after == nil, let reference {
-            let origin = DistanceOrigin(reference)
+            let referenceECEF = WGS84.ecef(reference)
             let bounded = refs.map { r -> BoundedRef in
                 let point = snap.entry(r).point
-                let range = origin.interval(to: point)
+                let range = DistanceBounds.interval(point, reference, ecefOfB: referenceECEF)
                 return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound, point: point)
             }
             var result = page(snap.nearestFirst(bounded, from: reference, limit: q.limit), total: refs.count, snap, q, scores)
@@ -402,10 +402,10 @@ public final class Engine: Sendable {
     private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ q: SearchQuery, sort: SortOrder,
                          reference: GeoPoint?, scores: [Int32: Double]?) throws(ScoutError) -> SearchResult {
         struct Keyed { let primary: Double, name: String, secondary: Double, distance: Double, id: String, ref: EntryRef }
-        let origin = reference.map(DistanceOrigin.init)
+        let origin = reference.map { ($0, WGS84.ecef($0)) }
         var keyed = refs.map { r -> Keyed in
             let e = snap.entry(r)
-            let d = origin?.millimetres(to: e.point) ?? 0
+            let d = origin.map { DistanceBounds.millimetres(e.point, $0.0, ecefOfB: $0.1) } ?? 0
             let primary: Double
             switch sort {
             case .distance: primary = d

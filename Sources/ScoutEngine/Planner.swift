@@ -146,7 +146,7 @@ extension Engine {
     /// geodesic) — with their distance bounds.
     static func bounded(_ candidates: [Int32], _ snap: PointSet.Snapshot, from origin: GeoPoint, within radius: Double,
                         where test: ((EntryRef) -> Bool)?) -> [BoundedRef] {
-        let measure = DistanceOrigin(origin)
+        let originECEF = WGS84.ecef(origin)
         let disc = radius.isFinite ? RadiusTest(center: origin, radius: radius) : nil
         var out: [BoundedRef] = []
         out.reserveCapacity(candidates.count)
@@ -155,7 +155,7 @@ extension Engine {
             let p = snap.entry(ref).point
             if let disc, !disc.contains(lat: p.lat, lon: p.lon) { continue }
             if let test, !test(ref) { continue }
-            let range = measure.interval(to: p)
+            let range = DistanceBounds.interval(p, origin, ecefOfB: originECEF)
             out.append(BoundedRef(ref: ref, lower: range.lowerBound, upper: range.upperBound, point: p))
         }
         return out

@@ -47,11 +47,20 @@ public enum DistanceBounds {
     }
 
     /// Bounds of the geodesic distance between two points, from their chord when short and
-    /// from the haversine otherwise. About 60–90 ns. For many points measured from one
-    /// origin, ``DistanceOrigin/interval(to:)`` is cheaper.
+    /// from the haversine otherwise. About 60–90 ns.
     @inlinable
     public static func interval(_ a: GeoPoint, _ b: GeoPoint) -> ClosedRange<Double> {
-        DistanceOrigin(b).interval(to: a)
+        interval(a, b, ecefOfB: WGS84.ecef(b))
+    }
+
+    /// ``interval(_:_:)`` with `b`'s ECEF position precomputed (for many points measured
+    /// from one origin).
+    @inlinable
+    public static func interval(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> ClosedRange<Double> {
+        let d = WGS84.ecef(a) - ecefOfB
+        let chord = (d * d).sum().squareRoot()
+        if chord <= chordBoundLimit { return interval(chord: chord) }
+        return interval(haversine: haversine(a, b))
     }
 
     /// The geodesic distance rounded to the millimetre, computed from ``interval(_:_:)``
@@ -60,7 +69,17 @@ public enum DistanceBounds {
     /// Equal to `(Geodesic.distance(a, b) * 1000).rounded() / 1000` for every pair.
     @inlinable
     public static func millimetres(_ a: GeoPoint, _ b: GeoPoint) -> Double {
-        DistanceOrigin(b).millimetres(to: a)
+        millimetres(a, b, ecefOfB: WGS84.ecef(b))
+    }
+
+    /// ``millimetres(_:_:)`` with `b`'s ECEF position precomputed (for many points
+    /// measured from one origin).
+    @inlinable
+    public static func millimetres(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> Double {
+        let r = interval(a, b, ecefOfB: ecefOfB)
+        let lo = (r.lowerBound * 1000).rounded(), hi = (r.upperBound * 1000).rounded()
+        if lo == hi { return lo / 1000 }
+        return (Geodesic.distance(a, b) * 1000).rounded() / 1000
     }
 }
 
@@ -87,8 +106,6 @@ public struct RadiusTest: Sendable {
     /// the circle (more than `geod_inverse`'s 15 nm error, as in ``DistanceBounds/interval(chord:)``),
     /// so that every point they decide gets the answer `geod_inverse` would give.
     @usableFromInline let rOuter2: Double, rInner2: Double
-    /// The centre prepared for chord bounds, where the flat metric does not apply.
-    @usableFromInline let origin: DistanceOrigin?
 
     /// Creates the test; `radius` must be finite and non-negative.
     public init(center: GeoPoint, radius: Double) {
@@ -113,11 +130,9 @@ public struct RadiusTest: Sendable {
             kyLo = mMin * rad * (1 - slack); kyHi = mMax * rad * (1 + slack)
             kxLo = cMin * rad * (1 - slack); kxHi = cMax * rad * (1 + slack)
             flat = true
-            origin = nil
         } else {
             kyLo = 0; kyHi = 0; kxLo = 0; kxHi = 0
             flat = false
-            origin = DistanceOrigin(center)
         }
     }
 
@@ -132,7 +147,7 @@ public struct RadiusTest: Sendable {
             let ly = dy * kyLo, lx = dx * kxLo, uy = dy * kyHi, ux = dx * kxHi
             return ((ly * ly + lx * lx).squareRoot(), (uy * uy + ux * ux).squareRoot())
         }
-        let r = origin!.interval(to: GeoPoint(lat: lat, lon: lon))
+        let r = DistanceBounds.interval(GeoPoint(lat: lat, lon: lon), center)
         return (r.lowerBound, r.upperBound)
     }
 
@@ -167,7 +182,7 @@ public struct RadiusTest: Sendable {
             if uy * uy + ux * ux <= rInner2 { return true }
         } else {
             let p = GeoPoint(lat: lat, lon: lon)
-            let range = origin!.interval(to: p)
+            let range = DistanceBounds.interval(p, center)
             if range.lowerBound > radius { return false }
             if range.upperBound <= radius { return true }
         }

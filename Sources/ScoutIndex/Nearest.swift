@@ -30,18 +30,17 @@ extension PointSet.Snapshot {
         // Fast path for local answers: the k-th nearest of the origin's own leaf bounds the
         // answer, an exact radius search collects every candidate, and the exact top k is
         // taken from those. Growing the radius is capped; past it, best-first search.
-        let measure = DistanceOrigin(origin)
-        if k <= 1024, var radius = seedRadius(from: measure, k: k, filter: filter) {
+        if k <= 1024, var radius = seedRadius(origin: origin, k: k, filter: filter) {
             while radius <= Self.localSearchLimit {
                 let r = min(radius, maxDistance)
                 let matches = boundedEntries(within: r, of: origin, where: filter)
                 if matches.count >= k || r >= maxDistance {
-                    let top = nearestFirst(matches, from: measure, limit: k)
+                    let top = nearestFirst(matches, from: origin, limit: k)
                     // A point just beyond r may round to the k-th distance and win on id:
                     // make sure everything that rounds that low was collected.
                     if let last = top.last, top.count == k, last.distance + 0.0005 > r, r < maxDistance {
                         let wider = boundedEntries(within: min(last.distance + 0.001, maxDistance), of: origin, where: filter)
-                        return nearestFirst(wider, from: measure, limit: k)
+                        return nearestFirst(wider, from: origin, limit: k)
                     }
                     return top
                 }
@@ -56,62 +55,45 @@ extension PointSet.Snapshot {
 
     /// An upper bound of the k-th nearest distance from the points of the largest level's
     /// leaf that holds the origin (`nil` when the set is empty); at least 100 m.
-    ///
-    /// Any k points lie within the largest of their distances' upper bounds: the leaf's
-    /// points are ranked by a flat proxy of their distance (no trigonometry), and the bound
-    /// is measured for the k (and any tied with the k-th) the proxy ranks first.
-    func seedRadius(from measure: DistanceOrigin, k: Int, filter: ((EntryRef) -> Bool)?) -> Double? {
+    func seedRadius(origin: GeoPoint, k: Int, filter: ((EntryRef) -> Bool)?) -> Double? {
         guard let li = levels.indices.max(by: { levels[$0].count < levels[$1].count }), levels[li].count > 0 else {
             return table.count > bufferStart ? 1000 : nil
         }
-        let tree = levels[li], clean = cleanLevels[li], origin = measure.point
+        let tree = levels[li], clean = cleanLevels[li]
+        // The leaf's points, keyed by a flat proxy of their distance (no trigonometry).
+        var near: [(proxy: Double, point: GeoPoint)] = []
+        near.reserveCapacity(PackedTree.nodeSize + 1)
         let cosOrigin = cos(origin.lat * .pi / 180)
-        // Per leaf point: its proxy, longitude and latitude; then the proxies again, to select in.
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * (PackedTree.nodeSize + 1)) { buf -> Double in
-            var count = 0
-            tree.coords.withUnsafeBufferPointer { xy in
-                tree.entries.withUnsafeBufferPointer { ids in
-                    var left = 0, right = tree.count - 1, axis = 0
-                    while right - left > PackedTree.nodeSize {
-                        let m = (left + right) >> 1
-                        let c = xy[2 * m + axis]
-                        if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
-                        axis = 1 - axis
-                    }
-                    var j = left
-                    while j <= right {
-                        if (clean || isLive(ids[j])) && filter?(EntryRef(index: ids[j])) != false {
-                            let lon = xy[2 * j], lat = xy[2 * j + 1]
-                            var dx = abs(lon - origin.lon)
-                            if dx > 180 { dx = 360 - dx }
-                            dx *= cosOrigin
-                            let dy = lat - origin.lat
-                            buf[3 * count] = dx * dx + dy * dy
-                            buf[3 * count + 1] = lon
-                            buf[3 * count + 2] = lat
-                            count += 1
-                        }
-                        j += 1
-                    }
+        tree.coords.withUnsafeBufferPointer { xy in
+            tree.entries.withUnsafeBufferPointer { ids in
+                var left = 0, right = tree.count - 1, axis = 0
+                while right - left > PackedTree.nodeSize {
+                    let m = (left + right) >> 1
+                    let c = xy[2 * m + axis]
+                    if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
+                    axis = 1 - axis
+                }
+                for j in left...max(left, right) where j <= right && (clean || isLive(ids[j])) && filter?(EntryRef(index: ids[j])) != false {
+                    let lon = xy[2 * j], lat = xy[2 * j + 1]
+                    var dx = abs(lon - origin.lon)
+                    if dx > 180 { dx = 360 - dx }
+                    dx *= cosOrigin
+                    let dy = lat - origin.lat
+                    near.append((dx * dx + dy * dy, GeoPoint(lat: lat, lon: lon)))
                 }
             }
-            @inline(__always) func upper(_ i: Int) -> Double {
-                measure.interval(to: GeoPoint(lat: buf[3 * i + 2], lon: buf[3 * i + 1])).upperBound
-            }
-            guard count >= k else {
-                var far = 250.0
-                if count > 0 { far = 0; for i in 0..<count { far = max(far, upper(i)) } }
-                return max(100, far * 4)
-            }
-            let proxies = UnsafeMutableBufferPointer(rebasing: buf[(3 * (PackedTree.nodeSize + 1))..<(3 * (PackedTree.nodeSize + 1) + count)])
-            for i in 0..<count { proxies[i] = buf[3 * i] }
-            let kthProxy = quickselect(proxies, k - 1)
-            var bound = 0.0
-            for i in 0..<count where buf[3 * i] <= kthProxy { bound = max(bound, upper(i)) }
-            // 2 mm more, so that a k-th nearest at the bound itself rounds inside the radius
-            // and the search need not look again for ties just beyond it.
-            return max(bound + 0.002, 100)
         }
+        @inline(__always) func upper(_ p: GeoPoint) -> Double {
+            DistanceBounds.haversine(p, origin) * WGS84.sphereToEllipsoidMax + 1e-6
+        }
+        guard near.count >= k else {
+            return max(100, (near.map { upper($0.point) }.max() ?? 250) * 4)
+        }
+        // Any k points lie within the largest of their upper bounds, so that bounds the
+        // k-th nearest distance: measure only the k the proxy ranks first.
+        near.sort { $0.proxy < $1.proxy }
+        let kth = near.prefix(k).reduce(0) { max($0, upper($1.point)) }
+        return max(kth, 100)
     }
 
     /// Best-first k-nearest search over every level with great-circle node bounds (the
@@ -125,7 +107,7 @@ extension PointSet.Snapshot {
 
         var heap: [QueueItem] = []
         heap.reserveCapacity(256)
-        let measure = DistanceOrigin(origin)
+        let originECEF = WGS84.ecef(origin)
         let rad = Double.pi / 180
         let cosOrigin = cos(origin.lat * rad)
         let sphereLower = 2 * WGS84.meanRadius * WGS84.sphereToEllipsoidMin * (1 - 1e-12)
@@ -197,7 +179,7 @@ extension PointSet.Snapshot {
                 out.append(DistancedRef(ref: EntryRef(index: item.left), distance: item.key))
             case 1:
                 let p = GeoPoint(lat: item.south, lon: item.west)
-                let r = measure.interval(to: p)
+                let r = DistanceBounds.interval(p, origin, ecefOfB: originECEF)
                 if r.lowerBound > maxDistance { continue }
                 var exact = Double.nan
                 if r.upperBound > maxDistance {

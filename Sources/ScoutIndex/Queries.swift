@@ -75,25 +75,18 @@ extension PointSet.Snapshot {
     /// The `limit` matches nearest to `origin`, with exact millimetre distances, sorted by
     /// distance then id. Only matches whose lower bound can reach the top are measured.
     public func nearestFirst(_ matches: [BoundedRef], from origin: GeoPoint, limit: Int) -> [DistancedRef] {
-        nearestFirst(matches, from: DistanceOrigin(origin), limit: limit)
-    }
-
-    /// ``nearestFirst(_:from:limit:)`` with the origin prepared.
-    func nearestFirst(_ matches: [BoundedRef], from measure: DistanceOrigin, limit: Int) -> [DistancedRef] {
         if matches.isEmpty || limit <= 0 { return [] }
-        var cap = Double.infinity
+        var pool = matches
         if matches.count > limit {
             // The limit-th smallest upper bound caps every member of the top.
-            cap = withUnsafeTemporaryAllocation(of: Double.self, capacity: matches.count) { uppers in
-                for (i, m) in matches.enumerated() { uppers[i] = m.upper }
-                return quickselect(uppers, limit - 1)
-            }
+            var uppers = matches.map(\.upper)
+            let cap = uppers.withUnsafeMutableBufferPointer { quickselect($0, limit - 1) }
+            // A margin of 1 mm keeps points that could tie a member once rounded.
+            pool = matches.filter { $0.lower <= cap + 0.001 }
         }
-        var measured: [DistancedRef] = []
-        measured.reserveCapacity(min(matches.count, 2 * limit))
-        // A margin of 1 mm keeps points that could tie a member once rounded.
-        for m in matches where m.lower <= cap + 0.001 {
-            measured.append(DistancedRef(ref: m.ref, distance: measure.millimetres(to: m.point)))
+        let originECEF = WGS84.ecef(origin)
+        var measured = pool.map { m -> DistancedRef in
+            DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(m.point, origin, ecefOfB: originECEF))
         }
         measured.sort { a, b in
             a.distance != b.distance ? a.distance < b.distance : table.entry(a.ref.index).id < table.entry(b.ref.index).id
@@ -104,10 +97,9 @@ extension PointSet.Snapshot {
 
     /// Exact millimetre distances from `origin` for the given entries.
     public func distances(of refs: [EntryRef], from origin: GeoPoint) -> [DistancedRef] {
-        let measure = DistanceOrigin(origin)
-        return refs.map { r in
+        refs.map { r in
             let e = table.entry(r.index)
-            return DistancedRef(ref: r, distance: measure.millimetres(to: GeoPoint(lat: e.lat, lon: e.lon)))
+            return DistancedRef(ref: r, distance: DistanceBounds.millimetres(GeoPoint(lat: e.lat, lon: e.lon), origin))
         }
     }
 

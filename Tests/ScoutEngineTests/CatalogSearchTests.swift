@@ -225,7 +225,7 @@ enum Sample {
         let shown = try e.search(SearchQuery(kind: "dog", area: .radius(center: c, meters: 8000), limit: 5000))
         // Oracle: membership and order are those of the dogs' cell centres, not their homes.
         let cells = Sample.raw["dog"]!.map { (id: $0.id, cell: try! Geohash($0.point, precision: LocationPrivacy.cellPrecision).center) }
-        let expected = cells.map { (id: $0.id, d: DistanceBounds.millimetres($0.cell, c)) }
+        let expected = cells.map { (id: $0.id, d: DistanceBounds.millimetres($0.cell, c, ecefOfB: WGS84.ecef(c))) }
             .filter { $0.d <= 8000 }.sorted { ($0.d, $0.id) < ($1.d, $1.id) }
         #expect(shown.total == expected.count && shown.total > 100)
         #expect(shown.hits.map(\.id) == expected.map(\.id))
