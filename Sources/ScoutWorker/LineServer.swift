@@ -390,7 +390,8 @@ private final class OrderedAnswers: Sendable {
 }
 
 /// Answers held until the writes before them are committed, and why serving stopped.
-/// Used by the one thread that writes responses.
+/// Used by one thread at a time: the one writing responses (in `serve`, whichever lane
+/// holds the writer's turn).
 private final class Outbox: @unchecked Sendable {
     /// A ranking job's last block, whose lanes may still be answering.
     var pending: Batch?
