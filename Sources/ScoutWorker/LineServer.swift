@@ -243,7 +243,8 @@ public struct LineServer {
         done.wait()
     }
 
-    /// Starts answering `count` requests on up to `threads` lanes, `answer(k)` for the k-th.
+    /// Starts answering a ranking job's `count` requests on up to `threads` lanes,
+    /// `answer(k)` for the k-th; ``drain(_:)`` writes them.
     private func start(_ count: Int, _ answer: @escaping @Sendable (Int) -> Worker.Response) -> Batch {
         let out = ResponseSlots(count: count)
         let next = Atomic<Int>(0)
@@ -260,17 +261,17 @@ public struct LineServer {
         return Batch(slots: out, count: count)
     }
 
-    /// Writes a batch's answers in order, each as soon as it and those before it are ready.
+    /// Writes a ranking job's batch's answers in order (`serve` writes from its lanes, in
+    /// ``run(_:_:)``).
     private func drain(_ batch: Batch) {
         let out = batch.slots, count = batch.count
-        // Answers already finished when the next one is taken go out with it, in one write.
-        // A ranking job, where no one waits for one answer, waits for a run of them at a time:
-        // this thread then wakes once per run, not once per answer, and leaves the cores to
-        // the lanes.
+        // No one waits for one answer of a ranking job, so this thread waits for a run of them
+        // at a time: it wakes once per run, not once per answer, and leaves the cores to the
+        // lanes. Answers already finished when the run is taken go out with it, in one write.
         var k = 0
         var ready: [Worker.Response] = []
         while k < count {
-            if readOnly { out.wait(min(k + LineServer.batchWait - 1, count - 1)) }
+            out.wait(min(k + LineServer.batchWait - 1, count - 1))
             ready.append(out.get(k))
             k += 1
             while k < count, let r = out.take(k) {
