@@ -22,7 +22,9 @@ import Synchronization
 /// Input is read in blocks (64 KiB; 1 MiB with ``readOnly``) and split on `\n` (a
 /// trailing `\r` is ignored); a line longer than ``Worker/maximumLineBytes`` is skipped to
 /// its end and answered with `limit_exceeded`. Responses are written as whole lines, those
-/// ready together with one `write` call. Nothing else goes to the output; EOF ends the
+/// ready together with one `write` call, by the threads that answer them (there is no
+/// writing thread); with ``readOnly`` they are written a few at a time, as each thread
+/// finishes a group of lines, since no one awaits them one by one. Nothing else goes to the output; EOF ends the
 /// loop. The output of a run depends only on the requests and the engine, never on the
 /// thread count.
 ///
@@ -40,7 +42,8 @@ public struct LineServer {
     public let threads: Int
     /// True to refuse write ops (`scout rank`).
     public let readOnly: Bool
-    /// Called on the writing thread after each response line is written.
+    /// Called after each response line is written, by the lane that wrote it (one lane at a
+    /// time, in response order).
     let observer: ((Worker.Response) -> Void)?
     private let outbox = Outbox()
 
@@ -102,13 +105,11 @@ public struct LineServer {
             }
         }
         if skipping {
-            drainPending()
             emit(Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded))
             answered += 1
         } else if !buffer.isEmpty {
             answered += handle(buffer[...])
         }
-        drainPending()
         return answered
     }
 
@@ -132,25 +133,15 @@ public struct LineServer {
                 texts.append(text)
             }
         }
-        // A ranking job answers reads only, so no line needs parsing to know whether it may
-        // run beside the others: the lanes parse as well as answer, and this thread only
-        // reads and writes.
-        if readOnly && threads >= 2 && texts.count >= 2 {
-            let requests = texts
-            // This block's lanes start before the previous block's answers are written, so the
-            // lanes never wait for this thread between blocks.
-            let batch = start(requests.count) { [worker] k in
-                guard let text = requests[k] else {
-                    return Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded)
-                }
-                return worker.execute(worker.parse(text), allowWrites: false)
-            }
-            drainPending()
-            outbox.pending = batch
-            return texts.count
+        // The lanes parse and answer the reads that open the block in one pass (for a ranking
+        // job, every line: it answers reads only); the rest, from the first write on, is
+        // answered below.
+        var from = 0
+        if threads >= 2 && texts.count >= 2 {
+            from = answerLeadingReads(texts)
+            if from == texts.count { return texts.count }
         }
-        drainPending()
-        let parsed = parse(texts)
+        let parsed = parse(Array(texts[from...]))
         // Writes commit together at the end of the block; answers after the first write wait for it.
         let journalled = worker.engine.isJournalled
         let (_, ticket) = worker.engine.withDeferredCommits {
@@ -183,7 +174,65 @@ public struct LineServer {
         outbox.holding = false
         write(outbox.held)
         outbox.held.removeAll()
-        return parsed.count
+        return from + parsed.count
+    }
+
+    /// Answers the reads at the start of a block on up to ``threads`` lanes and returns how
+    /// many lines that was: the index of the block's first write (`texts.count`: none).
+    ///
+    /// The lanes take the block's lines a few at a time (a group), in order. A lane parses
+    /// its group and answers its reads; a lane that meets a write records where it is and
+    /// stops, and a lane stops before any group after a recorded write. Answers are written
+    /// in order by the lanes themselves (``OrderedAnswers``), as in ``run(_:_:)``, so none
+    /// after the first write is ever written: the few groups past it that other lanes had
+    /// taken before it was found are answered and dropped (reads change nothing), and the
+    /// caller answers the block from the write on, after the lanes have stopped. So no read
+    /// runs beside a write or answers before one sent ahead of it; a block of reads costs one
+    /// hand-off to the lanes instead of two (parse, then answer); each request is parsed,
+    /// answered and freed on one thread; and the lanes meet on shared state once per group,
+    /// not once per line.
+    private func answerLeadingReads(_ texts: [ArraySlice<UInt8>?]) -> Int {
+        let count = texts.count
+        let lanes = min(threads, count)
+        // Groups of up to 8 lines, and at least 16 groups per lane, so that no lane waits long
+        // at the end of a block for another's last group.
+        let size = max(1, min(8, count / (lanes * 16)))
+        let groups = (count + size - 1) / size
+        let server = UncheckedServer(self)
+        let answers = OrderedAnswers(count: count) { server.server.emit($0) }
+        let firstWrite = Atomic<Int>(count)
+        let next = Atomic<Int>(0)
+        let done = DispatchGroup()
+        let worker = self.worker, readOnly = self.readOnly
+        @Sendable func lane() {
+            var parsed: [Worker.Parsed] = []
+            var owned = OrderedAnswers.Owned()
+            while true {
+                let g = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                let first = g * size
+                guard g < groups, first < firstWrite.load(ordering: .relaxed) else { return }
+                let end = min(count, first + size)
+                var reads = end
+                for k in first..<end {
+                    let p = texts[k].map { worker.parse($0) } ?? .response(worker.respondToOversizedLine())
+                    if !readOnly && !p.isReadOnly { reads = k; break }
+                    parsed.append(p)
+                }
+                if reads < end { firstWrite.min(reads, ordering: .relaxed) }
+                // A server writes each answer as soon as it can; a ranking job, whose answers no
+                // one awaits one by one, writes them a group at a time, in fewer calls.
+                for (i, p) in parsed.enumerated() {
+                    answers.finish(first + i, worker.execute(p, allowWrites: !readOnly), owned: &owned,
+                                   write: !readOnly || i == parsed.count - 1)
+                }
+                parsed.removeAll(keepingCapacity: true)
+                if reads < end { return }
+            }
+        }
+        for _ in 1..<lanes { DispatchQueue.global().async(group: done) { lane() } }
+        lane()
+        done.wait()
+        return firstWrite.load(ordering: .relaxed)
     }
 
     /// The lines parsed (`nil`: a line too long), on the lanes when there are many: parsing
@@ -208,9 +257,6 @@ public struct LineServer {
         }
     }
 
-    /// Answers a ranking job's writing thread waits for at a time.
-    static let batchWait = 32
-
     /// Fewest lines in a block for parsing them on the lanes to be worth a hand-off.
     static let parallelParseMinimum = 16
 
@@ -222,73 +268,22 @@ public struct LineServer {
     /// that is ready, and the others go on answering (``OrderedAnswers``). So no thread
     /// is woken for each answer, and the lanes alone share the cores.
     private func run(_ count: Int, _ answer: @escaping @Sendable (Int) -> Worker.Response) {
-        let answers = OrderedAnswers(count: count)
-        let next = Atomic<Int>(0)
         let lanes = min(threads, count)
-        let done = DispatchGroup()
         let server = UncheckedServer(self)
+        let answers = OrderedAnswers(count: count) { server.server.emit($0) }
+        let next = Atomic<Int>(0)
+        let done = DispatchGroup()
         @Sendable func lane() {
+            var owned = OrderedAnswers.Owned()
             while true {
                 let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard k < count else { return }
-                var run = answers.finish(k, answer(k))
-                while !run.isEmpty {
-                    server.server.emit(run)
-                    run = answers.wrote(run.count)
-                }
+                answers.finish(k, answer(k), owned: &owned)
             }
         }
         for _ in 1..<lanes { DispatchQueue.global().async(group: done) { lane() } }
         lane()
         done.wait()
-    }
-
-    /// Starts answering a ranking job's `count` requests on up to `threads` lanes,
-    /// `answer(k)` for the k-th; ``drain(_:)`` writes them.
-    private func start(_ count: Int, _ answer: @escaping @Sendable (Int) -> Worker.Response) -> Batch {
-        let out = ResponseSlots(count: count)
-        let next = Atomic<Int>(0)
-        let lanes = min(threads, count)
-        DispatchQueue.global().async {
-            DispatchQueue.concurrentPerform(iterations: lanes) { _ in
-                while true {
-                    let k = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    guard k < count else { return }
-                    out.set(k, answer(k))
-                }
-            }
-        }
-        return Batch(slots: out, count: count)
-    }
-
-    /// Writes a ranking job's batch's answers in order (`serve` writes from its lanes, in
-    /// ``run(_:_:)``).
-    private func drain(_ batch: Batch) {
-        let out = batch.slots, count = batch.count
-        // No one waits for one answer of a ranking job, so this thread waits for a run of them
-        // at a time: it wakes once per run, not once per answer, and leaves the cores to the
-        // lanes. Answers already finished when the run is taken go out with it, in one write.
-        var k = 0
-        var ready: [Worker.Response] = []
-        while k < count {
-            out.wait(min(k + LineServer.batchWait - 1, count - 1))
-            ready.append(out.get(k))
-            k += 1
-            while k < count, let r = out.take(k) {
-                ready.append(r)
-                k += 1
-            }
-            emit(ready)
-            ready.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// Writes the answers of a ranking job's block still being answered, if any.
-    private func drainPending() {
-        if let batch = outbox.pending {
-            outbox.pending = nil
-            drain(batch)
-        }
     }
 
     private func emit(_ response: Worker.Response) {
@@ -343,49 +338,90 @@ private struct UncheckedServer: @unchecked Sendable {
 /// The answers of a run of requests, finished by several lanes in any order and written in
 /// request order by whichever lane finishes the first answer not yet written.
 ///
-/// At most one lane writes at a time: ``finish(_:_:)`` hands a lane the run of ready
-/// answers to write only when that run starts at the first unwritten answer and no other
-/// lane is writing; the writer then reports each written run with ``wrote(_:)`` and gets
-/// the answers that became ready meanwhile, until there are none. An answer finished while
-/// another lane writes is written by that lane, so none is left behind.
-private final class OrderedAnswers: Sendable {
-    private struct State: ~Copyable {
-        var slots: [Worker.Response?]
-        var firstUnwritten = 0
-        var writing = false
+/// Lock-free: a lane stores its answer in the answer's slot and marks it ready; then, if the
+/// first unwritten answer is ready and no lane is writing, it takes the writer's turn
+/// (`writing`), writes the ready run from there, moves `firstUnwritten` past it, gives the
+/// turn back and looks again. Every step is sequentially consistent, so an answer marked
+/// ready just as the writer gives up its turn is seen either by the writer, when it looks
+/// again, or by the lane that marked it, which then takes the turn itself: none is left
+/// behind.
+///
+/// An answer's bytes are freed by the lane that made them, not by the lane that wrote them:
+/// the writer marks the slot written and leaves it, and the lane frees its own written
+/// slots the next time it finishes an answer (``Owned``); what is left when the run ends
+/// is freed with this object. (glibc's allocator locks the arena of a block freed by
+/// another thread; with every answer freed across threads, the two lanes of
+/// `serve --threads 2` queued on those locks often enough to cost a third of the second
+/// core.)
+private final class OrderedAnswers: @unchecked Sendable {
+    // @unchecked: a slot is written by one lane before its mark is set to ready, read by the
+    // writer after it sees that mark and before it sets it to written, and emptied by the
+    // lane that filled it after it sees it written (or by `deinit`, after every lane has
+    // stopped), so no slot is ever accessed by two threads at once.
+    private let slots: UnsafeMutablePointer<Worker.Response?>
+    /// Per slot: 0 empty, 1 ready, 2 written.
+    private let marks: UnsafeMutablePointer<Atomic<UInt8>>
+    private let count: Int
+    private let firstUnwritten = Atomic<Int>(0)
+    private let writing = Atomic<Bool>(false)
+    private let write: ([Worker.Response]) -> Void
 
-        /// Marks the ready run from the first unwritten answer as being written, and returns it.
-        mutating func takeRun() -> [Worker.Response] {
+    /// The slots a lane filled and has not freed yet, in order (so the written ones come first).
+    struct Owned {
+        var indices: [Int] = []
+        var head = 0
+    }
+
+    /// Answers for `count` requests, written in order through `write` (called by one lane at a time).
+    init(count: Int, write: @escaping ([Worker.Response]) -> Void) {
+        self.count = count
+        self.write = write
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil, count: count)
+        marks = .allocate(capacity: count)
+        for i in 0..<count { (marks + i).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+        marks.deinitialize(count: count)
+        marks.deallocate()
+    }
+
+    /// Records answer `k`, made by the calling lane, and frees the lane's answers already
+    /// written; with `write`, also writes whatever is ready in order if no other lane is
+    /// writing. (A lane that passes `false` must pass `true` for its last answer, so that
+    /// nothing it marked ready is left unwritten.)
+    func finish(_ k: Int, _ response: Worker.Response, owned: inout Owned, write: Bool = true) {
+        while owned.head < owned.indices.count && marks[owned.indices[owned.head]].load(ordering: .acquiring) == 2 {
+            slots[owned.indices[owned.head]] = nil
+            owned.head += 1
+        }
+        if owned.head == owned.indices.count {
+            owned.indices.removeAll(keepingCapacity: true)
+            owned.head = 0
+        }
+        slots[k] = response
+        owned.indices.append(k)
+        marks[k].store(1, ordering: .sequentiallyConsistent)
+        while write {
+            let first = firstUnwritten.load(ordering: .sequentiallyConsistent)
+            guard first < count, marks[first].load(ordering: .sequentiallyConsistent) == 1,
+                  writing.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return }
+            // This lane holds the writer's turn: `firstUnwritten` moves only here.
+            let start = firstUnwritten.load(ordering: .sequentiallyConsistent)
+            var end = start
             var run: [Worker.Response] = []
-            var k = firstUnwritten
-            while k < slots.count, let r = slots[k] {
-                run.append(r)
-                slots[k] = nil
-                k += 1
+            while end < count && marks[end].load(ordering: .sequentiallyConsistent) == 1 {
+                run.append(slots[end]!)
+                end += 1
             }
-            writing = !run.isEmpty
-            return run
-        }
-    }
-    private let state: Mutex<State>
-
-    init(count: Int) { state = Mutex(State(slots: Array(repeating: nil, count: count))) }
-
-    /// Records answer `k`; returns the answers this lane must now write, in order (empty: none).
-    func finish(_ k: Int, _ response: Worker.Response) -> [Worker.Response] {
-        state.withLock { s in
-            s.slots[k] = response
-            guard !s.writing, k == s.firstUnwritten else { return [] }
-            return s.takeRun()
-        }
-    }
-
-    /// Records that the writing lane wrote the `count` answers it was given; returns the
-    /// next run it must write (empty: it is no longer the writer).
-    func wrote(_ count: Int) -> [Worker.Response] {
-        state.withLock { s in
-            s.firstUnwritten += count
-            return s.takeRun()
+            if !run.isEmpty { self.write(run) }
+            run.removeAll()
+            for i in start..<end { marks[i].store(2, ordering: .releasing) }
+            firstUnwritten.store(end, ordering: .sequentiallyConsistent)
+            writing.store(false, ordering: .sequentiallyConsistent)
         }
     }
 }
@@ -394,52 +430,7 @@ private final class OrderedAnswers: Sendable {
 /// Used by one thread at a time: the one writing responses (in `serve`, whichever lane
 /// holds the writer's turn).
 private final class Outbox: @unchecked Sendable {
-    /// A ranking job's last block, whose lanes may still be answering.
-    var pending: Batch?
     var holding = false
     var held: [Worker.Response] = []
     var failure: ScoutError?
-}
-
-/// A block being answered on the lanes: its slots and how many.
-private struct Batch {
-    let slots: ResponseSlots
-    let count: Int
-}
-
-/// Response slots filled by parallel workers, each slot by exactly one of them, and read
-/// in order by the writer as each becomes ready.
-private final class ResponseSlots: @unchecked Sendable {
-    // @unchecked: each index is written once by one worker before it signals that slot's
-    // semaphore, and read only after waiting on it, so no slot is ever accessed concurrently.
-    private var slots: UnsafeMutableBufferPointer<Worker.Response>
-    private let ready: [DispatchSemaphore]
-    init(count: Int) {
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: Worker.Response(line: [], error: nil))
-        ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
-    }
-    deinit {
-        slots.deinitialize()
-        slots.deallocate()
-    }
-    func set(_ i: Int, _ value: Worker.Response) {
-        slots[i] = value
-        ready[i].signal()
-    }
-    /// Waits until slot `i` is filled, and leaves it to be taken.
-    func wait(_ i: Int) {
-        ready[i].wait()
-        ready[i].signal()
-    }
-    /// Slot `i` if it is filled already, else `nil` (no waiting).
-    func take(_ i: Int) -> Worker.Response? {
-        guard ready[i].wait(timeout: .now()) == .success else { return nil }
-        return slots[i]
-    }
-    /// Waits until slot `i` is filled, then takes it.
-    func get(_ i: Int) -> Worker.Response {
-        ready[i].wait()
-        return slots[i]
-    }
 }
