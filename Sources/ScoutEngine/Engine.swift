@@ -41,6 +41,9 @@ public final class Engine: Sendable {
     let filterTrees = Mutex(FilterTrees())
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
+    /// Per kind: the records' names folded for sorting by name (``FoldedNames``), of the
+    /// point set's and the placeless set's versions they were folded at.
+    let foldedNames = Mutex<[String: FoldedNames]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
     private let snapshotReference = Mutex<SnapshotReferenceFiles?>(nil)
     /// The journal writes are recorded in before they are applied (``WriteJournal``).
@@ -387,7 +390,7 @@ public final class Engine: Sendable {
             result.plan = report
             return result
         }
-        var result = try ordered(refs, snap, q, sort: sort, reference: reference, scores: scores)
+        var result = try ordered(refs, snap, placeless, q, sort: sort, reference: reference, scores: scores)
         result.plan = report
         return result
     }
@@ -399,10 +402,11 @@ public final class Engine: Sendable {
     }
 
     /// The general ordering: a sort key per match, the cursor, then the first `limit`.
-    private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ q: SearchQuery, sort: SortOrder,
-                         reference: GeoPoint?, scores: [Int32: Double]?) throws(ScoutError) -> SearchResult {
+    private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?, _ q: SearchQuery,
+                         sort: SortOrder, reference: GeoPoint?, scores: [Int32: Double]?) throws(ScoutError) -> SearchResult {
         struct Keyed { let primary: Double, name: String, secondary: Double, distance: Double, id: String, ref: EntryRef }
         let origin = reference.map { ($0, WGS84.ecef($0)) }
+        let names = sort == .name ? folded(kind: q.kind, snap, placeless) : nil
         var keyed = refs.map { r -> Keyed in
             let e = snap.entry(r)
             let d = origin.map { DistanceBounds.millimetres(e.point, $0.0, ecefOfB: $0.1) } ?? 0
@@ -414,7 +418,7 @@ public final class Engine: Sendable {
             case .relevance: primary = -(scores?[r.index] ?? 0)
             case .name: primary = 0
             }
-            let name = sort == .name ? TextFolding.fold(Rating.name(Engine.record(e))) : ""
+            let name = names?.name(r.index) ?? ""
             return Keyed(primary: primary, name: name, secondary: sort == .id || sort == .name ? 0 : d, distance: d, id: e.id, ref: r)
         }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {

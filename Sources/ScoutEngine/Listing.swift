@@ -37,6 +37,7 @@ extension Engine {
         let set = try loadedSet(kind: q.kind)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
+        let names = sort == .id ? nil : folded(kind: q.kind, snap, placeless)
 
         /// A match with its sort keys.
         struct Keyed {
@@ -55,7 +56,7 @@ extension Engine {
             case .relevance: primary = -(score ?? 0)
             case .id, .name, .distance: primary = 0
             }
-            let name = sort == .id ? "" : TextFolding.fold(Rating.name(record))
+            let name = names?.name(textID) ?? ""
             keyed.append(Keyed(primary: primary, name: name, id: id, textID: textID, point: point, payload: payload))
         }
         for r in snap.allLive() {
@@ -80,8 +81,31 @@ extension Engine {
         return SearchResult(total: total, hits: hits, nextAfter: more ? keyed.last?.id : nil)
     }
 
+    /// The names of a kind's records folded for sorting by name (``TextFolding/fold(_:)``
+    /// of ``Rating/name(_:)``), folded once per snapshot of its points and of its records
+    /// without a place, and kept until a write makes a new one: a listing by name then costs
+    /// no folding per record per request.
+    func folded(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?) -> FoldedNames {
+        let placelessVersion = placeless?.version ?? 0
+        if let cached = foldedNames.withLock({ $0[kind] }), cached.version == snap.version, cached.placeless == placelessVersion {
+            return cached
+        }
+        func name(_ p: RecordPayload?) -> String { TextFolding.fold(Rating.name(p?.record ?? .other)) }
+        let live = snap.allLive()
+        var points = [String](repeating: "", count: Int(live.last?.index ?? -1) + 1)
+        for r in live { points[Int(r.index)] = name(Engine.payload(snap.entry(r))) }
+        let others = placeless.map { p in p.ids.map { name(p.byID[$0]!) } } ?? []
+        let names = FoldedNames(version: snap.version, placeless: placelessVersion, points: points, placelessNames: others)
+        foldedNames.withLock { $0[kind] = names }
+        return names
+    }
+
     /// Cuts matches to one page in `before` order: those strictly after the record `after`
     /// (when given), the first `limit` of them. Returns true when more follow.
+    ///
+    /// Only the page is sorted: when more than `limit` match, the first `limit` are picked
+    /// with a bounded heap (m log limit comparisons for m matches, not m log m), since a
+    /// listing pages through thousands of records 20 at a time.
     ///
     /// - Throws: `not_found` at `after` when that record is not among the matches.
     static func page<T>(_ items: inout [T], after: String?, limit: Int, id: (T) -> String,
@@ -93,9 +117,33 @@ extension Engine {
             items = items.filter { before(cursor, $0) }
         }
         let more = items.count > limit
-        items.sort(by: before)
-        if more { items.removeLast(items.count - limit) }
+        if more { items = first(limit, of: items, by: before) } else { items.sort(by: before) }
         return more
+    }
+
+    /// The `k` first of `items` in `before` order (a strict total order), sorted: a max-heap
+    /// of the best `k` so far, each other item replacing its top when it comes before it.
+    static func first<T>(_ k: Int, of items: [T], by before: (T, T) -> Bool) -> [T] {
+        var heap = Array(items.prefix(k))
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var largest = i
+                if l < heap.count && before(heap[largest], heap[l]) { largest = l }
+                if r < heap.count && before(heap[largest], heap[r]) { largest = r }
+                if largest == i { return }
+                heap.swapAt(i, largest)
+                i = largest
+            }
+        }
+        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
+        for item in items.dropFirst(k) where before(item, heap[0]) {
+            heap[0] = item
+            siftDown(0)
+        }
+        heap.sort(by: before)
+        return heap
     }
 
     /// Records of a kind by id, in the order asked; `nil` where a record does not exist.
@@ -128,4 +176,20 @@ extension Engine {
 
     /// Most ids one ``get(kind:ids:)`` takes.
     public static let maximumGetIds = 1000
+}
+
+/// The folded names of a kind's records at one snapshot (``Engine/folded(kind:_:_:)``):
+/// by entry number for records with a place, by position in the placeless snapshot's
+/// ids for those without.
+struct FoldedNames: Sendable {
+    let version: UInt64
+    let placeless: UInt64
+    let points: [String]
+    let placelessNames: [String]
+
+    /// The folded name of the record with text id `textID` (an entry number, or `-1 - i`
+    /// for the i-th record without a place).
+    func name(_ textID: Int32) -> String {
+        textID >= 0 ? points[Int(textID)] : placelessNames[Int(-1 - textID)]
+    }
 }
