@@ -184,9 +184,10 @@ public struct LineServer {
     /// its group and answers its reads; a lane that meets a write records where it is and
     /// stops, and a lane stops before any group after a recorded write. Answers are written
     /// in order by the lanes themselves (``OrderedAnswers``), as in ``run(_:_:)``, so none
-    /// after the first write is ever written: the few groups past it that other lanes had
-    /// taken before it was found are answered and dropped (reads change nothing), and the
-    /// caller answers the block from the write on, after the lanes have stopped. So no read
+    /// after the first write is ever written: lines past it that other lanes had taken before
+    /// it was found are parsed and, at most one each, answered and dropped (reads change
+    /// nothing), and the caller answers the block from the write on, after the lanes have
+    /// stopped. So no read
     /// runs beside a write or answers before one sent ahead of it; a block of reads costs one
     /// hand-off to the lanes instead of two (parse, then answer); each request is parsed,
     /// answered and freed on one thread; and the lanes meet on shared state once per group,
@@ -222,6 +223,9 @@ public struct LineServer {
                 // A server writes each answer as soon as it can; a ranking job, whose answers no
                 // one awaits one by one, writes them a group at a time, in fewer calls.
                 for (i, p) in parsed.enumerated() {
+                    // A line after a write another lane has found is answered after that write
+                    // (by the caller), so it is not answered here.
+                    if first + i > firstWrite.load(ordering: .relaxed) { break }
                     answers.finish(first + i, worker.execute(p, allowWrites: !readOnly), owned: &owned,
                                    write: !readOnly || i == parsed.count - 1)
                 }
