@@ -44,6 +44,8 @@ public final class Engine: Sendable {
     /// Per kind: the records' names folded for sorting by name (``FoldedNames``), of the
     /// point set's and the placeless set's versions they were folded at.
     let foldedNames = Mutex<[String: FoldedNames]>([:])
+    /// Per listing sort and kind (`"name dog"`): the records in that order (``ListingOrder``).
+    let listingOrders = Mutex<[String: ListingOrder]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
     private let snapshotReference = Mutex<SnapshotReferenceFiles?>(nil)
     /// The journal writes are recorded in before they are applied (``WriteJournal``).

@@ -37,6 +37,7 @@ extension Engine {
         let set = try loadedSet(kind: q.kind)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
+        if q.text == nil { return try page(of: listingOrder(kind: q.kind, snap, placeless, sort: sort), q, snap, placeless) }
         let names = sort == .id ? nil : folded(kind: q.kind, snap, placeless)
 
         /// A match with its sort keys.
@@ -79,6 +80,78 @@ extension Engine {
             hit(id: k.id, kind: q.kind, point: k.point, payload: k.payload, distance: nil, relevance: scores?[k.textID])
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? keyed.last?.id : nil)
+    }
+
+    /// A page of a listing without text from the kind's records in listing order: the
+    /// records after `q.after` that pass the filter, the first `q.limit` of them. Without a
+    /// filter this reads only the page's records (and, with `after`, the ids before it);
+    /// with one, it tests every record once, for the total.
+    private func page(of order: [Int32], _ q: SearchQuery, _ snap: PointSet.Snapshot,
+                      _ placeless: PlacelessSet.Snapshot?) throws(ScoutError) -> SearchResult {
+        func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) {
+            if t >= 0 {
+                let e = snap.entry(EntryRef(index: t))
+                return (e.id, e.point, Engine.payload(e))
+            }
+            let id = placeless!.ids[Int(-1 - t)]
+            return (id, nil, placeless!.byID[id]!)
+        }
+        func matches(_ t: Int32) -> Bool { q.filter.isEmpty || q.filter.matches(record(t).payload?.record ?? .other) }
+        var start = 0
+        if let after = q.after {
+            guard let at = order.firstIndex(where: { record($0).id == after }), matches(order[at]) else {
+                throw ScoutError(.notFound, "the after id is not among this query's matches (removed, or the query changed)", path: "after")
+            }
+            start = at + 1
+        }
+        var page: [Int32] = []
+        var i = start
+        while i < order.count && page.count <= q.limit {
+            if matches(order[i]) { page.append(order[i]) }
+            i += 1
+        }
+        let more = page.count > q.limit
+        if more { page.removeLast() }
+        let total = q.filter.isEmpty ? order.count : order.reduce(0) { $0 + (matches($1) ? 1 : 0) }
+        let hits = page.map { t in
+            let r = record(t)
+            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: nil)
+        }
+        return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
+    }
+
+    /// Every record of a kind (with a place and without) in the order a listing without text
+    /// returns them by `sort` (rating, name or id, ties by id): text ids (entry numbers, and
+    /// `-1 - i` for the i-th record without a place). Sorted once per snapshot of the kind
+    /// and sort, and kept until a write makes a new snapshot.
+    func listingOrder(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?, sort: SortOrder) -> [Int32] {
+        let placelessVersion = placeless?.version ?? 0
+        let key = "\(sort.rawValue) \(kind)"
+        if let cached = listingOrders.withLock({ $0[key] }), cached.version == snap.version, cached.placeless == placelessVersion {
+            return cached.order
+        }
+        let names = sort == .id ? nil : folded(kind: kind, snap, placeless)
+        struct Keyed { let primary: Double, name: String, id: String, textID: Int32 }
+        var keyed: [Keyed] = []
+        func add(_ id: String, _ textID: Int32, _ payload: RecordPayload?) {
+            let primary = sort == .rating ? -(Rating.of(payload?.record ?? .other) ?? 0) : 0
+            keyed.append(Keyed(primary: primary, name: names?.name(textID) ?? "", id: id, textID: textID))
+        }
+        for r in snap.allLive() {
+            let e = snap.entry(r)
+            add(e.id, r.index, Engine.payload(e))
+        }
+        if let placeless {
+            for (i, id) in placeless.ids.enumerated() { add(id, -1 - Int32(i), placeless.byID[id]!) }
+        }
+        keyed.sort { a, b in
+            if a.primary != b.primary { return a.primary < b.primary }
+            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
+            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        }
+        let order = keyed.map(\.textID)
+        listingOrders.withLock { $0[key] = ListingOrder(version: snap.version, placeless: placelessVersion, order: order) }
+        return order
     }
 
     /// The names of a kind's records folded for sorting by name (``TextFolding/fold(_:)``
@@ -192,4 +265,11 @@ struct FoldedNames: Sendable {
     func name(_ textID: Int32) -> String {
         textID >= 0 ? points[Int(textID)] : placelessNames[Int(-1 - textID)]
     }
+}
+
+/// A kind's records in the order of one listing sort at one snapshot (``Engine/listingOrder(kind:_:_:sort:)``).
+struct ListingOrder: Sendable {
+    let version: UInt64
+    let placeless: UInt64
+    let order: [Int32]
 }
