@@ -62,7 +62,7 @@ let package = Package(
                 swiftSettings: [.define("SCOUT_INTERNAL_CHECKS", .when(configuration: .debug))]),
         .target(name: "ScoutGeometry", dependencies: ["ScoutCore", "CGEOS", "CPROJ", "ScoutGeodesy", "ScoutIndex"]),
         .target(name: "ScoutJSON", dependencies: ["ScoutCore"]),
-        .target(name: "ScoutText"),
+        .target(name: "ScoutText", dependencies: ["ScoutCore"]),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
         .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutText", "ScoutTime"]),
         .target(name: "ScoutCatalogJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog"]),
@@ -93,6 +93,9 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutRecommendTests", dependencies: [
             "ScoutRecommend", "ScoutRecommendJSON", "ScoutSolar", "ScoutSchedule", "ScoutCatalog", "ScoutTime", "ScoutJSON", "ScoutTestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(name: "ScoutCoreTests", dependencies: [
+            "ScoutCore", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based")]),
         .testTarget(name: "ScoutGeodesyTests", dependencies: [
             "ScoutGeodesy", "ScoutTestSupport",

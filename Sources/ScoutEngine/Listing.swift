@@ -177,7 +177,7 @@ extension Engine {
     /// (when given), the first `limit` of them. Returns true when more follow.
     ///
     /// Only the page is sorted: when more than `limit` match, the first `limit` are picked
-    /// with a bounded heap (m log limit comparisons for m matches, not m log m), since a
+    /// with ``Swift/Sequence/smallest(_:by:)`` (m log limit comparisons for m matches, not m log m), since a
     /// listing pages through thousands of records 20 at a time.
     ///
     /// - Throws: `not_found` at `after` when that record is not among the matches.
@@ -190,33 +190,8 @@ extension Engine {
             items = items.filter { before(cursor, $0) }
         }
         let more = items.count > limit
-        if more { items = first(limit, of: items, by: before) } else { items.sort(by: before) }
+        if more { items = items.smallest(limit, by: before) } else { items.sort(by: before) }
         return more
-    }
-
-    /// The `k` first of `items` in `before` order (a strict total order), sorted: a max-heap
-    /// of the best `k` so far, each other item replacing its top when it comes before it.
-    static func first<T>(_ k: Int, of items: [T], by before: (T, T) -> Bool) -> [T] {
-        var heap = Array(items.prefix(k))
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var largest = i
-                if l < heap.count && before(heap[largest], heap[l]) { largest = l }
-                if r < heap.count && before(heap[largest], heap[r]) { largest = r }
-                if largest == i { return }
-                heap.swapAt(i, largest)
-                i = largest
-            }
-        }
-        for i in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(i) }
-        for item in items.dropFirst(k) where before(item, heap[0]) {
-            heap[0] = item
-            siftDown(0)
-        }
-        heap.sort(by: before)
-        return heap
     }
 
     /// Records of a kind by id, in the order asked; `nil` where a record does not exist.

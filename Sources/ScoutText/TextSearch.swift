@@ -1,6 +1,8 @@
 // Query evaluation: candidate terms per query word, then one pass over their postings per
 // word that keeps only documents matching every word so far (AND semantics).
 
+import ScoutCore
+
 /// How a query word reached a document term.
 public enum TextMatchKind: Sendable, Equatable, Hashable {
     /// The term equals the word.
@@ -59,36 +61,7 @@ extension TextIndex {
             out.sort(by: ranksBefore)
             return out
         }
-        // Keep the best `limit` in a heap whose root is the worst of them.
-        var heap: [TextMatch] = []
-        heap.reserveCapacity(limit)
-        for i in docs.indices {
-            let m = TextMatch(id: ids[Int(docs[i])], score: scores[i])
-            if heap.count < limit {
-                heap.append(m)
-                var c = heap.count - 1
-                while c > 0 {
-                    let p = (c - 1) / 2
-                    guard ranksBefore(heap[p], heap[c]) else { break }
-                    heap.swapAt(p, c)
-                    c = p
-                }
-            } else if ranksBefore(m, heap[0]) {
-                heap[0] = m
-                var p = 0
-                while true {
-                    let l = 2 * p + 1, r = l + 1
-                    var worst = p
-                    if l < heap.count && ranksBefore(heap[worst], heap[l]) { worst = l }
-                    if r < heap.count && ranksBefore(heap[worst], heap[r]) { worst = r }
-                    if worst == p { break }
-                    heap.swapAt(p, worst)
-                    p = worst
-                }
-            }
-        }
-        heap.sort(by: ranksBefore)
-        return heap
+        return docs.indices.lazy.map { TextMatch(id: ids[Int(docs[$0])], score: scores[$0]) }.smallest(limit, by: ranksBefore)
     }
 
     /// Every matching document's score, keyed by id (for filtering inside other searches).
