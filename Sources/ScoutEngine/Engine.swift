@@ -33,7 +33,7 @@ public final class Engine: Sendable {
     /// while such a write is applied to the two stores (point set, placeless set), so a
     /// reader of both can tell that it saw them at one moment (``consistentRead(_:)``).
     let storeSequence = Atomic<UInt64>(0)
-    /// Per kind: the posting lists of the snapshot they were built from (``PostingLists``).
+    /// Per kind: the posting lists of the newest snapshot asked for, carried from one snapshot to the next (``PostingLists``).
     let postingCache = Mutex<[String: PostingLists]>([:])
     /// Per kind: bitmaps of the entries that often-asked filters select (``FilterMaps``).
     let filterMaps = Mutex(FilterMaps())

@@ -47,29 +47,122 @@ public struct PlanReport: Sendable {
 
 /// Posting lists of one kind at one snapshot: for each categorical field, the entries
 /// holding each value.
+///
+/// A write does not rebuild them. An entry's record never changes (a write appends a new
+/// entry and stamps the old one removed), so the lists of the next snapshot of the same
+/// generation are this one's carried forward: the entries appended since, and counts of
+/// the entries removed since (read from the removal stamps). Past a bound on what was
+/// carried, or after a compaction renumbers the entries, they are built again from every
+/// live record.
 final class PostingLists: Sendable {
+    /// The snapshot these lists describe.
     let version: UInt64
     let generation: Int
-    /// field → value → entry numbers (ascending).
-    let lists: [String: [String: [Int32]]]
+    /// Entries below this number are accounted for.
+    let covered: Int
+    /// Entries below this number are in ``base``.
+    let baseCovered: Int
+    /// field → value → entry numbers (ascending) live when the lists were last built.
+    let base: [String: [String: [Int32]]]
+    /// field → value → entries of ``base`` removed since it was built.
+    let removedSince: [String: [String: Int]]
+    /// field → value → live entries appended since ``base`` was built (ascending).
+    let added: [String: [String: [Int32]]]
+    /// Entries carried in ``removedSince`` and ``added``: past ``carryLimit`` the lists
+    /// are built again.
+    let carried: Int
 
+    /// The fields that have posting lists.
+    static let fields = ["breed", "owner_id", "shelter_id", "species"]
+
+    /// Builds the lists from every live record of `snap`.
     init(_ snap: PointSet.Snapshot) {
         version = snap.version
         generation = snap.generation
+        covered = snap.entryCount
+        baseCovered = snap.entryCount
         var lists: [String: [String: [Int32]]] = [:]
         for r in snap.allLive() {
             let record = Engine.record(snap.entry(r))
-            for field in ["breed", "owner_id", "shelter_id", "species"] {
+            for field in Self.fields {
                 for v in FilterKey.values(of: record, field: field) { lists[field, default: [:]][v, default: []].append(r.index) }
             }
         }
-        self.lists = lists
+        base = lists
+        removedSince = [:]
+        added = [:]
+        carried = 0
     }
 
-    /// The entries a key allows, ascending, without repeats.
-    func candidates(_ key: FilterKey) -> [Int32] {
-        guard let byValue = lists[key.field] else { return [] }
-        let parts = key.values.compactMap { byValue[$0] }
+    private init(_ old: PostingLists, _ snap: PointSet.Snapshot, removedSince: [String: [String: Int]],
+                 added: [String: [String: [Int32]]], carried: Int) {
+        version = snap.version
+        generation = snap.generation
+        covered = snap.entryCount
+        baseCovered = old.baseCovered
+        base = old.base
+        self.removedSince = removedSince
+        self.added = added
+        self.carried = carried
+    }
+
+    /// Most entries carried before the lists are built again: rebuilding every
+    /// `carryLimit` writes costs O(1) record reads per write.
+    static func carryLimit(_ covered: Int) -> Int { max(1_024, covered / 32) }
+
+    /// These lists carried forward to `snap`, a later snapshot of the same generation;
+    /// `nil` when they cannot be (an older or renumbered snapshot) or have carried enough
+    /// that building them again is due.
+    ///
+    /// - Complexity: O(entries) removal stamps read, plus the records appended or removed
+    ///   since these lists' snapshot.
+    func carried(to snap: PointSet.Snapshot) -> PostingLists? {
+        guard snap.generation == generation, snap.version >= version, snap.entryCount >= covered else { return nil }
+        if snap.version == version { return self }
+        var removedSince = self.removedSince, added = self.added, carried = self.carried
+        for e in snap.entriesRemoved(since: version, below: covered) {
+            let record = Engine.record(snap.entry(EntryRef(index: e)))
+            for field in Self.fields {
+                for v in FilterKey.values(of: record, field: field) {
+                    if Int(e) < baseCovered {
+                        removedSince[field, default: [:]][v, default: 0] += 1
+                    } else if var list = added[field]?[v], let i = list.firstIndex(of: e) {
+                        list.remove(at: i)
+                        added[field]![v] = list
+                    }
+                }
+            }
+            carried += 1
+        }
+        for i in covered..<snap.entryCount where snap.isLiveEntry(Int32(i)) {
+            let record = Engine.record(snap.entry(EntryRef(index: Int32(i))))
+            for field in Self.fields {
+                for v in FilterKey.values(of: record, field: field) { added[field, default: [:]][v, default: []].append(Int32(i)) }
+            }
+            carried += 1
+        }
+        if carried > Self.carryLimit(baseCovered) { return nil }
+        return PostingLists(self, snap, removedSince: removedSince, added: added, carried: carried)
+    }
+
+    /// How many live entries at this snapshot a key allows.
+    ///
+    /// - Complexity: O(values) for a key of one value; O(matches) for several.
+    func count(_ key: FilterKey, _ snap: PointSet.Snapshot) -> Int {
+        guard key.values.count == 1 else { return candidates(key, snap).count }
+        let v = key.values.first!, f = key.field
+        return (base[f]?[v]?.count ?? 0) - (removedSince[f]?[v] ?? 0) + (added[f]?[v]?.count ?? 0)
+    }
+
+    /// The live entries at `snap` (this lists' snapshot) a key allows, ascending, without
+    /// repeats.
+    func candidates(_ key: FilterKey, _ snap: PointSet.Snapshot) -> [Int32] {
+        let parts = key.values.map { v -> [Int32] in
+            var list = base[key.field]?[v] ?? []
+            if (removedSince[key.field]?[v] ?? 0) > 0 { list.removeAll { !snap.isLiveEntry($0) } }
+            if let more = added[key.field]?[v] { list += more }
+            return list
+        }
         if parts.count == 1 { return parts[0] }
         return Array(Set(parts.joined())).sorted()
     }
@@ -84,14 +177,19 @@ extension Engine {
     /// and the index walk meets a match every few candidates anyway).
     static func filterIndexLimit(records n: Int) -> Int { max(filterFirstLimit, n / 16) }
 
-    /// The posting lists of a kind at a snapshot, built on first need after a write.
+    /// The posting lists of a kind at a snapshot: the cached ones, carried forward to it
+    /// after writes (see ``PostingLists``), or built now.
     func postings(kind: String, _ snap: PointSet.Snapshot) -> PostingLists {
-        if let cached = postingCache.withLock({ $0[kind] }), cached.version == snap.version, cached.generation == snap.generation {
-            return cached
+        let cached = postingCache.withLock { $0[kind] }
+        if let cached, cached.version == snap.version, cached.generation == snap.generation { return cached }
+        let lists = cached?.carried(to: snap) ?? PostingLists(snap)
+        postingCache.withLock { cache in
+            // Keep the newest: a reader of an older snapshot does not replace newer lists.
+            if let now = cache[kind], now.generation == lists.generation, now.version >= lists.version { return }
+            if let now = cache[kind], now.generation > lists.generation { return }
+            cache[kind] = lists
         }
-        let built = PostingLists(snap)
-        postingCache.withLock { $0[kind] = built }
-        return built
+        return lists
     }
 
     /// A plan for a filtered query: the report, and the candidate entries (filter first)
@@ -111,13 +209,15 @@ extension Engine {
             return Planned(report: PlanReport(plan: .indexWalk, records: n, key: nil, candidates: nil))
         }
         let lists = postings(kind: kind, snap)
-        var best: (key: FilterKey, entries: [Int32])?
+        var best: (key: FilterKey, count: Int)?
         for key in filter.keys {
-            let c = lists.candidates(key)
-            if best == nil || c.count < best!.entries.count { best = (key, c) }
+            let c = lists.count(key, snap)
+            if best == nil || c < best!.count { best = (key, c) }
         }
-        let (key, entries) = best!
-        func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: key.field, candidates: entries.count) }
+        let (key, count) = best!
+        func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: key.field, candidates: count) }
+        if count > Engine.filterIndexLimit(records: n) && choice == .automatic { return Planned(report: report(.indexWalk)) }
+        let entries = lists.candidates(key, snap)
         func filterIndex() -> Planned { Planned(report: report(.filterIndex), tree: filterTree(kind: kind, snap, key, entries)) }
         func filterFirst() -> Planned { withinDisc ? Planned(report: report(.filterFirst), candidates: entries) : filterIndex() }
         if entries.isEmpty { return Planned(report: report(.empty), candidates: []) }
@@ -215,18 +315,21 @@ struct FilterTrees {
     }
 }
 
-/// Bitmaps of the entries that often-asked filters select, per kind and snapshot: once a
-/// filter (by its ``RecordFilter/signature``) has been asked enough times at one snapshot,
-/// the engine evaluates it once over every entry, and each candidate of later queries costs
-/// one bit test instead of reading the record. A write makes a new snapshot, and its kind's
-/// bitmaps start over; the whole cache is bounded in bytes.
+/// Bitmaps of the entries that often-asked filters select, per kind: once a filter (by its
+/// ``RecordFilter/signature``) has been asked enough times, the engine evaluates it once over
+/// every entry, and each candidate of later queries costs one bit test instead of reading the
+/// record. An entry's record never changes, so a bitmap stays true across writes: a later
+/// snapshot's first query with the filter extends it over the entries appended since. A
+/// compaction renumbers the entries and starts the kind's bitmaps over; the whole cache is
+/// bounded in bytes.
 struct FilterMaps {
-    /// One kind's bitmaps, valid for one snapshot.
+    /// One kind's bitmaps, for one generation of entry numbers.
     struct Kind {
+        /// The newest snapshot a query has asked at.
         var version: UInt64
         var generation: Int
-        /// signature → times asked at this snapshot, and the bitmap once built.
-        var maps: [String: (uses: Int, bits: [UInt64]?)] = [:]
+        /// signature → times asked, and the bitmap once built with the entries it covers.
+        var maps: [String: (uses: Int, bits: [UInt64]?, covered: Int)] = [:]
     }
 
     var kinds: [String: Kind] = [:]
@@ -235,54 +338,69 @@ struct FilterMaps {
 
     /// Most bytes all bitmaps together may hold; past it the cache starts over.
     static let maximumBytes = 32 << 20
-    /// Most filters counted per kind and snapshot (each costs its signature's bytes); past
-    /// it the counts without a bitmap start over, so a caller sending endless distinct
-    /// filters holds no more than this many signatures.
+    /// Most filters counted per kind (each costs its signature's bytes); past it the counts
+    /// without a bitmap start over, so a caller sending endless distinct filters holds no
+    /// more than this many signatures.
     static let maximumCounted = 4096
 
-    /// Times a filter is asked at one snapshot before its bitmap is built: a bitmap costs one
-    /// filter test per entry, about what n / 256 queries spend testing their candidates.
+    /// Times a filter is asked before its bitmap is built: a bitmap costs one filter test per
+    /// entry, about what n / 256 queries spend testing their candidates.
     static func usesBeforeBuilding(entries n: Int) -> Int { max(8, n / 256) }
 }
 
 extension Engine {
     /// The bitmap of the entries `filter` selects at `snap` (bit `i` of word `i >> 6` for entry
-    /// `i`), when the filter has been asked often enough at this snapshot; `nil` otherwise (and
-    /// for filters without a signature).
+    /// `i`), when the filter has been asked often enough; `nil` otherwise (and for filters
+    /// without a signature).
     func filterBitmap(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter) -> [UInt64]? {
         guard let signature = filter.signature else { return nil }
-        enum Found { case bits([UInt64]), build, neither }
+        enum Found { case bits([UInt64]), extend([UInt64], from: Int), build, neither }
         let found: Found = filterMaps.withLock { cache in
             var k = cache.kinds[kind] ?? FilterMaps.Kind(version: snap.version, generation: snap.generation)
-            if k.version != snap.version || k.generation != snap.generation {
-                // Older bitmaps of the kind no longer match its entries.
+            if k.generation != snap.generation {
+                // A compaction renumbered the entries: the kind's bitmaps describe other entries.
+                guard snap.generation > k.generation else { return .neither }
                 cache.bytes -= k.maps.values.reduce(0) { $0 + 8 * ($1.bits?.count ?? 0) }
                 k = FilterMaps.Kind(version: snap.version, generation: snap.generation)
             }
-            var entry = k.maps[signature] ?? (0, nil)
-            if let bits = entry.bits { return .bits(bits) }
+            k.version = max(k.version, snap.version)
+            cache.kinds[kind] = k
+            var entry = k.maps[signature] ?? (0, nil, 0)
+            if let bits = entry.bits {
+                if entry.covered >= snap.entryCount { return .bits(bits) }
+                return .extend(bits, from: entry.covered)
+            }
             if entry.uses == 0 && k.maps.count >= FilterMaps.maximumCounted { k.maps = k.maps.filter { $0.value.bits != nil } }
             entry.uses += 1
             k.maps[signature] = entry
             cache.kinds[kind] = k
             return entry.uses == FilterMaps.usesBeforeBuilding(entries: snap.entryCount) ? .build : .neither
         }
+        var bits: [UInt64], from: Int
         switch found {
-        case .bits(let bits): return bits
+        case .bits(let b): return b
         case .neither: return nil
-        case .build: break
+        case .build: (bits, from) = ([], 0)
+        case .extend(let b, let f): (bits, from) = (b, f)
         }
-        var bits = [UInt64](repeating: 0, count: (snap.entryCount + 63) >> 6)
-        for r in snap.allLive() where filter.matches(Engine.record(snap.entry(r))) {
-            bits[Int(r.index) >> 6] |= 1 << UInt64(r.index & 63)
+        // Every entry from `from` on, live or not: a bit records what the entry's record is,
+        // which no write changes, so readers of older snapshots may use it too.
+        bits += [UInt64](repeating: 0, count: max(0, (snap.entryCount + 63) >> 6 - bits.count))
+        for i in from..<snap.entryCount where filter.matches(Engine.record(snap.entry(EntryRef(index: Int32(i))))) {
+            bits[i >> 6] |= 1 << UInt64(i & 63)
         }
         filterMaps.withLock { cache in
-            guard var k = cache.kinds[kind], k.version == snap.version, k.generation == snap.generation else { return }
-            if cache.bytes + 8 * bits.count > FilterMaps.maximumBytes {
+            guard var k = cache.kinds[kind], k.generation == snap.generation else { return }
+            k.version = max(k.version, snap.version)
+            let held = 8 * (k.maps[signature]?.bits?.count ?? 0)
+            if k.maps[signature]?.covered ?? 0 >= snap.entryCount && held > 0 { return }
+            if cache.bytes - held + 8 * bits.count > FilterMaps.maximumBytes {
                 cache = FilterMaps()
                 k = FilterMaps.Kind(version: snap.version, generation: snap.generation)
+            } else {
+                cache.bytes -= held
             }
-            k.maps[signature] = (FilterMaps.usesBeforeBuilding(entries: snap.entryCount), bits)
+            k.maps[signature] = (FilterMaps.usesBeforeBuilding(entries: snap.entryCount), bits, snap.entryCount)
             cache.kinds[kind] = k
             cache.bytes += 8 * bits.count
         }

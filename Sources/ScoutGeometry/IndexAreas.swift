@@ -10,7 +10,7 @@ extension Region: IndexArea {
 
     /// The boundary grid's verdict.
     public func verdict(lon: Double, lat: Double) -> AreaVerdict {
-        switch boundaryGrid.relation(lon: lon, lat: lat) {
+        switch gridRelation(lon: lon, lat: lat) {
         case .inside: .inside
         case .outside: .outside
         case .boundary: .boundary

@@ -277,7 +277,14 @@ public final class Region {
     /// What the boundary grid knows of the point `(lon, lat)` without asking GEOS (see
     /// ``BoundaryGrid/relation(lon:lat:)``).
     public func relation(lon: Double, lat: Double) -> Relation {
-        boundaryGrid.relation(lon: lon, lat: lat)
+        gridRelation(lon: lon, lat: lat)
+    }
+
+    /// ``relation(lon:lat:)`` reading the stored grid in place: asked once per candidate,
+    /// so it must not copy the grid (a copy costs a reference count up and down).
+    @inline(__always) func gridRelation(lon: Double, lat: Double) -> Relation {
+        if builtGrid == nil { builtGrid = makeGrid() }
+        return builtGrid.unsafelyUnwrapped.relation(lon: lon, lat: lat)
     }
 
     /// How the closed box relates to the region: `.inside` or `.outside` when every cell of

@@ -542,6 +542,24 @@ public final class PointSet: Sendable {
         @inline(__always)
         func isLive(_ e: Int32) -> Bool { table.removedAt(e) > version }
 
+        /// Whether entry `e` is live at this snapshot (for caches the engine carries from
+        /// one snapshot to the next).
+        @inline(__always)
+        package func isLiveEntry(_ e: Int32) -> Bool { isLive(e) }
+
+        /// The entries below `count` that were live at `version` (an older snapshot's of the
+        /// same generation) and are removed at this snapshot, ascending.
+        ///
+        /// - Complexity: O(count): one removal stamp read per entry.
+        package func entriesRemoved(since version: UInt64, below count: Int) -> [Int32] {
+            var out: [Int32] = []
+            for i in 0..<min(count, table.count) {
+                let stamp = table.removedAt(Int32(i))
+                if stamp > version && stamp <= self.version { out.append(Int32(i)) }
+            }
+            return out
+        }
+
         /// Walks every live point in a box that does not cross the antimeridian with
         /// `visitor` (see ``PackedTree/visit(west:south:east:north:only:_:)``); buffered
         /// points are candidates.
