@@ -27,27 +27,34 @@ public struct SphericalCap: Sendable {
 
     /// One box, or two across the antimeridian, covering the cap.
     public var boxes: [GeoBox] {
-        if angle >= .pi { return [GeoBox(west: -180, south: -90, east: 180, north: 90)] }
+        let (first, second) = boxPair
+        return second.map { [first, $0] } ?? [first]
+    }
+
+    /// ``boxes`` without an array: the first box, and the second when the cap crosses the
+    /// antimeridian (for per-query paths that should not allocate).
+    public var boxPair: (GeoBox, GeoBox?) {
+        if angle >= .pi { return (GeoBox(west: -180, south: -90, east: 180, north: 90), nil) }
         let band = latitudeBand
         let phi = center.lat * .pi / 180
         // The cap contains a pole when its angular radius reaches past it.
         if phi + angle >= .pi / 2 || phi - angle <= -.pi / 2 {
-            return [GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound)]
+            return (GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound), nil)
         }
         let ratio = sin(angle) / cos(phi)
-        if ratio >= 1 { return [GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound)] }
+        if ratio >= 1 { return (GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound), nil) }
         let dLon = asin(ratio) * 180 / .pi * (1 + 1e-12) + 1e-12
-        if dLon >= 180 { return [GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound)] }
+        if dLon >= 180 { return (GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound), nil) }
         let west = center.lon - dLon, east = center.lon + dLon
         if west < -180 {
-            return [GeoBox(west: west + 360, south: band.lowerBound, east: 180, north: band.upperBound),
-                    GeoBox(west: -180, south: band.lowerBound, east: east, north: band.upperBound)]
+            return (GeoBox(west: west + 360, south: band.lowerBound, east: 180, north: band.upperBound),
+                    GeoBox(west: -180, south: band.lowerBound, east: east, north: band.upperBound))
         }
         if east >= 180 {
-            return [GeoBox(west: west, south: band.lowerBound, east: 180, north: band.upperBound),
-                    GeoBox(west: -180, south: band.lowerBound, east: east - 360, north: band.upperBound)]
+            return (GeoBox(west: west, south: band.lowerBound, east: 180, north: band.upperBound),
+                    GeoBox(west: -180, south: band.lowerBound, east: east - 360, north: band.upperBound))
         }
-        return [GeoBox(west: west, south: band.lowerBound, east: east, north: band.upperBound)]
+        return (GeoBox(west: west, south: band.lowerBound, east: east, north: band.upperBound), nil)
     }
 }
 

@@ -68,7 +68,9 @@ extension PointSet.Snapshot {
         let test = RadiusTest(center: center, radius: radius)
         var members = DiscMembers<Member>(test: test, filter: filter)
         members.out.reserveCapacity(128)
-        for b in test.boxes { visitLive(west: b.west, south: b.south, east: b.east, north: b.north, &members) }
+        let (b, second) = SphericalCap(center: center, radius: radius).boxPair
+        visitLive(west: b.west, south: b.south, east: b.east, north: b.north, &members)
+        if let c = second { visitLive(west: c.west, south: c.south, east: c.east, north: c.north, &members) }
         return members.out
     }
 
@@ -76,17 +78,21 @@ extension PointSet.Snapshot {
     /// distance then id. Only matches whose lower bound can reach the top are measured.
     public func nearestFirst(_ matches: [BoundedRef], from origin: GeoPoint, limit: Int) -> [DistancedRef] {
         if matches.isEmpty || limit <= 0 { return [] }
-        var pool = matches
+        // Every match when there are no more than `limit`; else those whose lower bound is
+        // within 1 mm (points that could tie a member once rounded) of the limit-th smallest
+        // upper bound, which caps every member of the top.
+        var cap = Double.infinity
         if matches.count > limit {
-            // The limit-th smallest upper bound caps every member of the top.
-            var uppers = matches.map(\.upper)
-            let cap = uppers.withUnsafeMutableBufferPointer { quickselect($0, limit - 1) }
-            // A margin of 1 mm keeps points that could tie a member once rounded.
-            pool = matches.filter { $0.lower <= cap + 0.001 }
+            cap = withUnsafeTemporaryAllocation(of: Double.self, capacity: matches.count) { uppers in
+                for (i, m) in matches.enumerated() { (uppers.baseAddress! + i).initialize(to: m.upper) }
+                return quickselect(uppers, limit - 1)
+            } + 0.001
         }
         let originECEF = WGS84.ecef(origin)
-        var measured = pool.map { m -> DistancedRef in
-            DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(m.point, origin, ecefOfB: originECEF))
+        var measured: [DistancedRef] = []
+        measured.reserveCapacity(min(matches.count, 2 * limit + 8))
+        for m in matches where m.lower <= cap {
+            measured.append(DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(m.point, origin, ecefOfB: originECEF)))
         }
         measured.sort { a, b in
             a.distance != b.distance ? a.distance < b.distance : table.entry(a.ref.index).id < table.entry(b.ref.index).id
