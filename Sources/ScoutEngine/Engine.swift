@@ -41,6 +41,11 @@ public final class Engine: Sendable {
     let filterTrees = Mutex(FilterTrees())
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
+    /// Per kind: each entry's searchable texts by entry number (`nil` where not worked out),
+    /// for one generation of entry numbers. They depend only on the entry's record, which no
+    /// write changes, so a text index rebuilt after a write works out only the entries
+    /// written since.
+    private let textDocuments = Mutex<[String: (generation: Int, texts: [[String]?])]>([:])
     /// Per kind: the records' names folded for sorting by name (``FoldedNames``), of the
     /// point set's and the placeless set's versions they were folded at.
     let foldedNames = Mutex<[String: FoldedNames]>([:])
@@ -496,7 +501,28 @@ public final class Engine: Sendable {
         // Untyped kinds have no searchable fields: an empty index matches nothing.
         var docs: [(id: Int32, fields: [String])] = []
         if !weights.isEmpty {
-            docs = snap.allLive().map { document($0.index, Engine.payload(snap.entry($0))) }
+            // The texts of entries up to this snapshot's, worked out once per entry.
+            var texts = textDocuments.withLock { cache -> [[String]?] in
+                guard let known = cache[kind], known.generation == snap.generation else { return [] }
+                return known.texts
+            }
+            let known = texts.count
+            if known < snap.entryCount {
+                texts.reserveCapacity(snap.entryCount)
+                for i in known..<snap.entryCount {
+                    let e = Int32(i)
+                    // A removed entry may be live for an older snapshot: left to work out then.
+                    texts.append(snap.isLiveEntry(e) ? document(e, Engine.payload(snap.entry(EntryRef(index: e)))).fields : nil)
+                }
+                textDocuments.withLock { cache in
+                    if let now = cache[kind], now.generation == snap.generation, now.texts.count >= texts.count { return }
+                    if let now = cache[kind], now.generation > snap.generation { return }
+                    cache[kind] = (snap.generation, texts)
+                }
+            }
+            docs = snap.allLive().map { r in
+                (r.index, texts[Int(r.index)] ?? document(r.index, Engine.payload(snap.entry(r))).fields)
+            }
             if let placeless {
                 for (i, id) in placeless.ids.enumerated() { docs.append(document(-1 - Int32(i), placeless.byID[id]!)) }
             }

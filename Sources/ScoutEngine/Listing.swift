@@ -36,50 +36,54 @@ extension Engine {
         }
         let set = try loadedSet(kind: q.kind)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
-        if q.text == nil { return try page(of: listingOrder(kind: q.kind, snap, placeless, sort: sort), q, snap, placeless) }
-        let names = sort == .id ? nil : folded(kind: q.kind, snap, placeless)
+        guard let text = q.text else { return try page(of: listingOrder(kind: q.kind, snap, placeless, sort: sort), q, snap, placeless) }
+        let index = textIndex(kind: q.kind, snap, placeless)
 
-        /// A match with its sort keys.
-        struct Keyed {
-            let primary: Double, name: String, id: String, textID: Int32
-            let point: GeoPoint?, payload: RecordPayload?
+        // Only the text's matches are read (not every record), and each is kept as its
+        // sort key and text id alone; names and ids are read when a comparison needs them.
+        func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) {
+            if t >= 0 {
+                let e = snap.entry(EntryRef(index: t))
+                return (e.id, e.point, Engine.payload(e))
+            }
+            let id = placeless!.ids[Int(-1 - t)]
+            return (id, nil, placeless!.byID[id]!)
         }
+        /// A match with its first sort key.
+        struct Keyed { let primary: Double, score: Double, textID: Int32 }
         var keyed: [Keyed] = []
-        func consider(id: String, textID: Int32, point: GeoPoint?, payload: RecordPayload?) {
-            let score = scores?[textID]
-            if scores != nil && score == nil { return }
-            let record = payload?.record ?? .other
-            guard q.filter.isEmpty || q.filter.matches(record) else { return }
+        index.forEachMatch(catalog.synonyms.canonical(text)) { m in
+            let needsRecord = !q.filter.isEmpty || sort == .rating
+            let payload = needsRecord ? record(m.id).payload : nil
+            if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { return }
             let primary: Double
             switch sort {
-            case .rating: primary = -(Rating.of(record) ?? 0)
-            case .relevance: primary = -(score ?? 0)
+            case .rating: primary = -(Rating.of(payload?.record ?? .other) ?? 0)
+            case .relevance: primary = -m.score
             case .id, .name, .distance: primary = 0
             }
-            let name = names?.name(textID) ?? ""
-            keyed.append(Keyed(primary: primary, name: name, id: id, textID: textID, point: point, payload: payload))
+            keyed.append(Keyed(primary: primary, score: m.score, textID: m.id))
         }
-        for r in snap.allLive() {
-            let e = snap.entry(r)
-            consider(id: e.id, textID: r.index, point: e.point, payload: Engine.payload(e))
-        }
-        if let placeless {
-            for (i, id) in placeless.ids.enumerated() {
-                consider(id: id, textID: -1 - Int32(i), point: nil, payload: placeless.byID[id]!)
-            }
+        // Names: the kind's folded names when every comparison needs them (sorts by name or
+        // rating); by relevance, ties are rare and fold the two names they compare.
+        let names = sort == .name || sort == .rating ? folded(kind: q.kind, snap, placeless) : nil
+        func name(_ t: Int32) -> String {
+            if sort == .id { return "" }
+            return names?.name(t) ?? TextFolding.fold(Rating.name(record(t).payload?.record ?? .other))
         }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
             if a.primary != b.primary { return a.primary < b.primary }
-            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
-            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            let an = name(a.textID), bn = name(b.textID)
+            if an != bn { return an.utf8.lexicographicallyPrecedes(bn.utf8) }
+            return record(a.textID).id.utf8.lexicographicallyPrecedes(record(b.textID).id.utf8)
         }
         let total = keyed.count
-        let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: \.id, by: before)
+        let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: { record($0.textID).id }, by: before)
         let hits = keyed.map { k in
-            hit(id: k.id, kind: q.kind, point: k.point, payload: k.payload, distance: nil, relevance: scores?[k.textID])
+            let r = record(k.textID)
+            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: k.score)
         }
-        return SearchResult(total: total, hits: hits, nextAfter: more ? keyed.last?.id : nil)
+        return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
     }
 
     /// A page of a listing without text from the kind's records in listing order: the

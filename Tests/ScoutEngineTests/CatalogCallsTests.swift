@@ -470,6 +470,43 @@ struct RandomFilter {
         #expect(log.isEmpty, "\(log.summary)")
     }
 
+    /// Text listings in every sort, with random filters, page by page: the text's matches
+    /// (those of the relevance listing) that pass the filter, in the oracle's order.
+    @Test(arguments: ["program", "lover", "article", "animal", "shelter"])
+    func textListingsEqualTheOracleInEverySort(kind: String) throws {
+        var rng = SplitMix64(seed: 1300 + kind.utf8.count)
+        var log = FailureLog(limit: 8)
+        let raw = S.raw(kind)
+        let rated = S.rating(raw[0], kind: kind) != nil
+        let sorts: [ListingSort] = [.name, .id] + (rated ? [.rating] : [])
+        var checked = 0
+        for i in 0..<9 {
+            let r = rng.pick(raw)
+            let field = kind == "article" ? "situation" : kind == "lover" ? "about" : kind == "shelter" ? "name" : kind == "animal" ? "description" : "description"
+            guard let source = S.string(r, field) else { continue }
+            let words = S.fold(source).split(separator: " ").filter { $0.count > 3 }.map(String.init)
+            guard let text = words.randomElement(using: &rng) else { continue }
+            let matched = Set(try S.engine.search(SearchQuery(kind: kind, area: nil, limit: 100_000, text: text)).hits.map(\.id))
+            let f = i % 3 == 0 ? RandomFilter() : RandomFilter.random(kind: kind, &rng)
+            let filter = try S.filter(f.text, kind: kind)
+            let sort = sorts[i % sorts.count]
+            let want = S.ordered(raw.filter { matched.contains(S.id($0)) && f.matches($0) }, kind: kind, sort: sort)
+            let limit = want.count <= 12 ? rng.int(1...4) : max(1, want.count / rng.int(2...5))
+            var got: [String] = [], after: String?, pages = 0
+            repeat {
+                let page = try S.engine.search(SearchQuery(kind: kind, area: nil, limit: limit, sort: sort, filter: filter, text: text, after: after))
+                log.check(page.total == want.count, "\(kind) \"\(text)\" \(sort) \(f.text): total \(page.total), oracle \(want.count)")
+                got += page.hits.map(\.id)
+                after = page.nextAfter
+                pages += 1
+            } while after != nil && pages <= want.count + 1
+            log.check(got == want, "\(kind) \"\(text)\" \(sort) \(f.text): \(got.prefix(4)) vs oracle \(want.prefix(4))")
+            checked += 1
+        }
+        #expect(checked >= 5)
+        #expect(log.isEmpty, "\(log.summary)")
+    }
+
     @Test func animalsWithinARadiusEqualBruteForce() throws {
         var rng = SplitMix64(seed: 1210)
         var log = FailureLog()
