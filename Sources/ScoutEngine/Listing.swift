@@ -64,13 +64,10 @@ extension Engine {
             }
             keyed.append(Keyed(primary: primary, score: m.score, textID: m.id))
         }
-        // Names: the kind's folded names when every comparison needs them (sorts by name or
-        // rating); by relevance, ties are rare and fold the two names they compare.
-        let names = sort == .name || sort == .rating ? folded(kind: q.kind, snap, placeless) : nil
-        func name(_ t: Int32) -> String {
-            if sort == .id { return "" }
-            return names?.name(t) ?? TextFolding.fold(Rating.name(record(t).payload?.record ?? .other))
-        }
+        // Names: the kind's folded names (relevance ties are common: records with the same
+        // words score the same).
+        let names = sort == .id ? nil : folded(kind: q.kind, snap, placeless)
+        func name(_ t: Int32) -> String { names?.name(t) ?? "" }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
             if a.primary != b.primary { return a.primary < b.primary }
             let an = name(a.textID), bn = name(b.textID)
