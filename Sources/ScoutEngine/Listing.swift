@@ -123,54 +123,115 @@ extension Engine {
 
     /// Every record of a kind (with a place and without) in the order a listing without text
     /// returns them by `sort` (rating, name or id, ties by id): text ids (entry numbers, and
-    /// `-1 - i` for the i-th record without a place). Sorted once per snapshot of the kind
-    /// and sort, and kept until a write makes a new snapshot.
+    /// `-1 - i` for the i-th record without a place).
+    ///
+    /// Sorted once per kind and sort, then carried across writes: a record never changes in
+    /// place (a write adds a new entry and stamps the old one removed), so the next
+    /// snapshot's order is this one without the entries removed since, with the entries
+    /// added since put in place by binary search. A write to records without a place, or
+    /// a compaction, sorts again.
     func listingOrder(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?, sort: SortOrder) -> [Int32] {
         let placelessVersion = placeless?.version ?? 0
         let key = "\(sort.rawValue) \(kind)"
-        if let cached = listingOrders.withLock({ $0[key] }), cached.version == snap.version, cached.placeless == placelessVersion {
+        let cached = listingOrders.withLock { $0[key] }
+        if let cached, cached.version == snap.version, cached.generation == snap.generation, cached.placeless == placelessVersion {
             return cached.order
         }
         let names = sort == .id ? nil : folded(kind: kind, snap, placeless)
+        func payload(_ t: Int32) -> (id: String, payload: RecordPayload?) {
+            if t >= 0 {
+                let e = snap.entry(EntryRef(index: t))
+                return (e.id, Engine.payload(e))
+            }
+            let id = placeless!.ids[Int(-1 - t)]
+            return (id, placeless!.byID[id]!)
+        }
         struct Keyed { let primary: Double, name: String, id: String, textID: Int32 }
-        var keyed: [Keyed] = []
-        func add(_ id: String, _ textID: Int32, _ payload: RecordPayload?) {
-            let primary = sort == .rating ? -(Rating.of(payload?.record ?? .other) ?? 0) : 0
-            keyed.append(Keyed(primary: primary, name: names?.name(textID) ?? "", id: id, textID: textID))
+        func keyed(_ t: Int32) -> Keyed {
+            let (id, p) = payload(t)
+            let primary = sort == .rating ? -(Rating.of(p?.record ?? .other) ?? 0) : 0
+            return Keyed(primary: primary, name: names?.name(t) ?? "", id: id, textID: t)
         }
-        for r in snap.allLive() {
-            let e = snap.entry(r)
-            add(e.id, r.index, Engine.payload(e))
-        }
-        if let placeless {
-            for (i, id) in placeless.ids.enumerated() { add(id, -1 - Int32(i), placeless.byID[id]!) }
-        }
-        keyed.sort { a, b in
+        func before(_ a: Keyed, _ b: Keyed) -> Bool {
             if a.primary != b.primary { return a.primary < b.primary }
             if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
             return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
         }
-        let order = keyed.map(\.textID)
-        listingOrders.withLock { $0[key] = ListingOrder(version: snap.version, placeless: placelessVersion, order: order) }
+        let order: [Int32]
+        if let cached, cached.generation == snap.generation, cached.placeless == placelessVersion,
+           cached.version < snap.version, cached.covered <= snap.entryCount {
+            // Carried: the old order without removed entries, and the new ones placed.
+            var added = (cached.covered..<snap.entryCount).compactMap { i in
+                snap.isLiveEntry(Int32(i)) ? keyed(Int32(i)) : nil
+            }
+            added.sort(by: before)
+            let kept = cached.order.filter { $0 < 0 || snap.isLiveEntry($0) }
+            var merged: [Int32] = []
+            merged.reserveCapacity(kept.count + added.count)
+            var from = 0
+            for a in added {
+                // First kept record that sorts after `a`.
+                var lo = from, hi = kept.count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if before(keyed(kept[mid]), a) { lo = mid + 1 } else { hi = mid }
+                }
+                merged += kept[from..<lo]
+                merged.append(a.textID)
+                from = lo
+            }
+            merged += kept[from...]
+            order = merged
+        } else {
+            var all: [Keyed] = snap.allLive().map { keyed($0.index) }
+            if let placeless { all += placeless.ids.indices.map { keyed(-1 - Int32($0)) } }
+            all.sort(by: before)
+            order = all.map(\.textID)
+        }
+        listingOrders.withLock { cache in
+            if let now = cache[key], now.generation == snap.generation, now.version > snap.version { return }
+            cache[key] = ListingOrder(version: snap.version, generation: snap.generation, placeless: placelessVersion,
+                                      covered: snap.entryCount, order: order)
+        }
         return order
     }
 
     /// The names of a kind's records folded for sorting by name (``TextFolding/fold(_:)``
-    /// of ``Rating/name(_:)``), folded once per snapshot of its points and of its records
-    /// without a place, and kept until a write makes a new one: a listing by name then costs
-    /// no folding per record per request.
+    /// of ``Rating/name(_:)``): a listing by name then costs no folding per record per
+    /// request. Names are kept by entry number and carried across writes, which fold only
+    /// the entries added since (a record never changes in place); names of records without
+    /// a place are folded again when those change.
     func folded(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?) -> FoldedNames {
         let placelessVersion = placeless?.version ?? 0
-        if let cached = foldedNames.withLock({ $0[kind] }), cached.version == snap.version, cached.placeless == placelessVersion {
+        let cached = foldedNames.withLock { $0[kind] }
+        if let cached, cached.version == snap.version, cached.generation == snap.generation, cached.placeless == placelessVersion {
             return cached
         }
         func name(_ p: RecordPayload?) -> String { TextFolding.fold(Rating.name(p?.record ?? .other)) }
-        let live = snap.allLive()
-        var points = [String](repeating: "", count: Int(live.last?.index ?? -1) + 1)
-        for r in live { points[Int(r.index)] = name(Engine.payload(snap.entry(r))) }
-        let others = placeless.map { p in p.ids.map { name(p.byID[$0]!) } } ?? []
-        let names = FoldedNames(version: snap.version, placeless: placelessVersion, points: points, placelessNames: others)
-        foldedNames.withLock { $0[kind] = names }
+        // Names carry to a later snapshot of the same generation: an entry removed by then
+        // stays removed, and the entries added since are folded now.
+        var points: [String] = []
+        var from = 0
+        if let cached, cached.generation == snap.generation, cached.version <= snap.version {
+            points = cached.points
+            from = min(points.count, snap.entryCount)
+        }
+        if points.count < snap.entryCount { points += [String](repeating: "", count: snap.entryCount - points.count) }
+        for i in from..<snap.entryCount where snap.isLiveEntry(Int32(i)) {
+            points[i] = name(Engine.payload(snap.entry(EntryRef(index: Int32(i)))))
+        }
+        let others: [String]
+        if let cached, cached.placeless == placelessVersion, cached.generation == snap.generation, cached.version <= snap.version {
+            others = cached.placelessNames
+        } else {
+            others = placeless.map { p in p.ids.map { name(p.byID[$0]!) } } ?? []
+        }
+        let names = FoldedNames(version: snap.version, generation: snap.generation, placeless: placelessVersion,
+                                points: points, placelessNames: others)
+        foldedNames.withLock { cache in
+            if let now = cache[kind], now.generation == snap.generation, now.version > snap.version { return }
+            cache[kind] = names
+        }
         return names
     }
 
@@ -232,6 +293,7 @@ extension Engine {
 /// ids for those without.
 struct FoldedNames: Sendable {
     let version: UInt64
+    let generation: Int
     let placeless: UInt64
     let points: [String]
     let placelessNames: [String]
@@ -246,6 +308,9 @@ struct FoldedNames: Sendable {
 /// A kind's records in the order of one listing sort at one snapshot (``Engine/listingOrder(kind:_:_:sort:)``).
 struct ListingOrder: Sendable {
     let version: UInt64
+    let generation: Int
     let placeless: UInt64
+    /// Entries below this number were placed (or found removed).
+    let covered: Int
     let order: [Int32]
 }
