@@ -41,14 +41,7 @@ extension Engine {
 
         // Only the text's matches are read (not every record), and each is kept as its
         // sort key and text id alone; names and ids are read when a comparison needs them.
-        func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) {
-            if t >= 0 {
-                let e = snap.entry(EntryRef(index: t))
-                return (e.id, e.point, Engine.payload(e))
-            }
-            let id = placeless!.ids[Int(-1 - t)]
-            return (id, nil, placeless!.byID[id]!)
-        }
+        func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) { Engine.record(text: t, snap, placeless) }
         /// A match with its first sort key.
         struct Keyed { let primary: Double, score: Double, textID: Int32 }
         var keyed: [Keyed] = []
@@ -89,14 +82,7 @@ extension Engine {
     /// with one, it tests every record once, for the total.
     private func page(of order: [Int32], _ q: SearchQuery, _ snap: PointSet.Snapshot,
                       _ placeless: PlacelessSet.Snapshot?) throws(ScoutError) -> SearchResult {
-        func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) {
-            if t >= 0 {
-                let e = snap.entry(EntryRef(index: t))
-                return (e.id, e.point, Engine.payload(e))
-            }
-            let id = placeless!.ids[Int(-1 - t)]
-            return (id, nil, placeless!.byID[id]!)
-        }
+        func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) { Engine.record(text: t, snap, placeless) }
         func matches(_ t: Int32) -> Bool { q.filter.isEmpty || q.filter.matches(record(t).payload?.record ?? .other) }
         var start = 0
         if let after = q.after {
@@ -138,17 +124,9 @@ extension Engine {
             return cached.order
         }
         let names = sort == .id ? nil : folded(kind: kind, snap, placeless)
-        func payload(_ t: Int32) -> (id: String, payload: RecordPayload?) {
-            if t >= 0 {
-                let e = snap.entry(EntryRef(index: t))
-                return (e.id, Engine.payload(e))
-            }
-            let id = placeless!.ids[Int(-1 - t)]
-            return (id, placeless!.byID[id]!)
-        }
         struct Keyed { let primary: Double, name: String, id: String, textID: Int32 }
         func keyed(_ t: Int32) -> Keyed {
-            let (id, p) = payload(t)
+            let (id, _, p) = Engine.record(text: t, snap, placeless)
             let primary = sort == .rating ? -(Rating.of(p?.record ?? .other) ?? 0) : 0
             return Keyed(primary: primary, name: names?.name(t) ?? "", id: id, textID: t)
         }
@@ -233,6 +211,18 @@ extension Engine {
             cache[kind] = names
         }
         return names
+    }
+
+    /// The record with text id `t`: an entry number of `snap`, or `-1 - i` for the i-th
+    /// record of `placeless`.
+    static func record(text t: Int32, _ snap: PointSet.Snapshot,
+                       _ placeless: PlacelessSet.Snapshot?) -> (id: String, point: GeoPoint?, payload: RecordPayload?) {
+        if t >= 0 {
+            let e = snap.entry(EntryRef(index: t))
+            return (e.id, e.point, Engine.payload(e))
+        }
+        let id = placeless!.ids[Int(-1 - t)]
+        return (id, nil, placeless!.byID[id]!)
     }
 
     /// Cuts matches to one page in `before` order: those strictly after the record `after`
