@@ -70,7 +70,7 @@ final class PostingLists: Sendable {
     let added: [String: [String: [Int32]]]
     /// Entries carried in ``removedSince`` and ``added``: past ``carryLimit`` the lists
     /// are built again.
-    let carried: Int
+    let carriedEntries: Int
 
     /// The fields that have posting lists.
     static let fields = ["breed", "owner_id", "shelter_id", "species"]
@@ -91,11 +91,11 @@ final class PostingLists: Sendable {
         base = lists
         removedSince = [:]
         added = [:]
-        carried = 0
+        carriedEntries = 0
     }
 
     private init(_ old: PostingLists, _ snap: PointSet.Snapshot, removedSince: [String: [String: Int]],
-                 added: [String: [String: [Int32]]], carried: Int) {
+                 added: [String: [String: [Int32]]], carriedEntries: Int) {
         version = snap.version
         generation = snap.generation
         covered = snap.entryCount
@@ -103,7 +103,7 @@ final class PostingLists: Sendable {
         base = old.base
         self.removedSince = removedSince
         self.added = added
-        self.carried = carried
+        self.carriedEntries = carriedEntries
     }
 
     /// Most entries carried before the lists are built again: rebuilding every
@@ -119,7 +119,7 @@ final class PostingLists: Sendable {
     func carried(to snap: PointSet.Snapshot) -> PostingLists? {
         guard snap.generation == generation, snap.version >= version, snap.entryCount >= covered else { return nil }
         if snap.version == version { return self }
-        var removedSince = self.removedSince, added = self.added, carried = self.carried
+        var removedSince = self.removedSince, added = self.added, carried = self.carriedEntries
         for e in snap.entriesRemoved(since: version, below: covered) {
             let record = Engine.record(snap.entry(EntryRef(index: e)))
             for field in Self.fields {
@@ -142,7 +142,7 @@ final class PostingLists: Sendable {
             carried += 1
         }
         if carried > Self.carryLimit(baseCovered) { return nil }
-        return PostingLists(self, snap, removedSince: removedSince, added: added, carried: carried)
+        return PostingLists(self, snap, removedSince: removedSince, added: added, carriedEntries: carried)
     }
 
     /// How many live entries at this snapshot a key allows.

@@ -280,7 +280,7 @@ import Testing
             let snap = try #require(e.pointSet(kind: "dog")).snapshot()
             // Posting lists: carried forward, equal to fresh ones for every value of every field.
             let lists = e.postings(kind: "dog", snap), fresh = PostingLists(snap)
-            if lists.carried > 0 { carriedSnapshots += 1 }
+            if lists.carriedEntries > 0 { carriedSnapshots += 1 }
             for (field, byValue) in fresh.base {
                 let values = Array(byValue.keys) + ["no such value"]
                 for v in values {
@@ -314,5 +314,32 @@ import Testing
         // The lists were carried, not rebuilt, and the bitmap was in use across the writes.
         #expect(carriedSnapshots > 100)
         #expect(bitmapAnswers > 100)
+    }
+
+    /// A write that replaces more records than the carry limit allows builds the lists
+    /// again (nothing carried), and they equal fresh ones; the next small write carries.
+    @Test func postingListsAreBuiltAgainPastTheCarryLimit() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Array(Sample.raw["dog"]!.prefix(1_200))
+        let records = dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") }
+        try e.upsert(records)
+        func check(carried: Bool) throws {
+            let snap = try #require(e.pointSet(kind: "dog")).snapshot()
+            let lists = e.postings(kind: "dog", snap), fresh = PostingLists(snap)
+            #expect((lists.carriedEntries > 0) == carried)
+            for (field, byValue) in fresh.base {
+                for v in byValue.keys {
+                    let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
+                    #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)")
+                }
+            }
+        }
+        try check(carried: false)
+        // 1,200 records replaced: 2,400 entries to carry, past the limit of 1,024.
+        try e.upsert(records)
+        #expect(PostingLists.carryLimit(1_200) < 2_400)
+        try check(carried: false)
+        _ = try e.patch(kind: "dog", record: dogs[0].id, set: [("breed", .string("Pug"))])
+        try check(carried: true)
     }
 }
