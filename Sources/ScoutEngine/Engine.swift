@@ -41,11 +41,11 @@ public final class Engine: Sendable {
     let filterTrees = Mutex(FilterTrees())
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
-    /// Per kind: each entry's searchable texts by entry number (`nil` where not worked out),
-    /// for one generation of entry numbers. They depend only on the entry's record, which no
-    /// write changes, so a text index rebuilt after a write works out only the entries
-    /// written since.
-    private let textDocuments = Mutex<[String: (generation: Int, texts: [[String]?])]>([:])
+    /// Per kind: each entry's searchable texts as words of one ``TextCorpus``, by entry
+    /// number (`nil` where not worked out), for one generation of entry numbers. They depend
+    /// only on the entry's record, which no write changes, so a text index rebuilt after a
+    /// write folds only the entries written since and lays out the rest from their words.
+    private let textTokens = Mutex<[String: (generation: Int, corpus: TextCorpus, tokens: [TextTokens?])]>([:])
     /// Per kind: the records' names folded for sorting by name (``FoldedNames``), of the
     /// point set's and the placeless set's versions they were folded at.
     let foldedNames = Mutex<[String: FoldedNames]>([:])
@@ -494,42 +494,46 @@ public final class Engine: Sendable {
             return cached.index
         }
         let weights = Catalog.textFieldWeights(kind: kind)
-        func document(_ id: Int32, _ p: RecordPayload?) -> (id: Int32, fields: [String]) {
-            // At most one text per weighted field (TextIndex requires it).
-            (id, Array(catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count)))
+        /// At most one text per weighted field (TextIndex requires it).
+        func texts(_ p: RecordPayload?) -> [String] {
+            Array(catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count))
+        }
+        func keep(_ index: TextIndex) -> TextIndex {
+            textIndexes.withLock { $0[kind] = (snap.version, placelessVersion, index) }
+            return index
         }
         // Untyped kinds have no searchable fields: an empty index matches nothing.
-        var docs: [(id: Int32, fields: [String])] = []
-        if !weights.isEmpty {
-            // The texts of entries up to this snapshot's, worked out once per entry.
-            var texts = textDocuments.withLock { cache -> [[String]?] in
-                guard let known = cache[kind], known.generation == snap.generation else { return [] }
-                return known.texts
+        if weights.isEmpty { return keep(TextIndex(fieldWeights: [], documents: [])) }
+        // The words of entries up to this snapshot's, worked out once per entry.
+        let fresh = TextCorpus(fieldCount: weights.count)
+        let (corpus, known) = textTokens.withLock { cache -> (TextCorpus, [TextTokens?]) in
+            guard let kept = cache[kind], kept.generation == snap.generation else { return (fresh, []) }
+            return (kept.corpus, kept.tokens)
+        }
+        var tokens = known
+        if tokens.count < snap.entryCount {
+            tokens.reserveCapacity(snap.entryCount)
+            for i in tokens.count..<snap.entryCount {
+                let e = Int32(i)
+                // A removed entry may be live for an older snapshot: left to work out then.
+                tokens.append(snap.isLiveEntry(e) ? corpus.tokens(texts(Engine.payload(snap.entry(EntryRef(index: e))))) : nil)
             }
-            let known = texts.count
-            if known < snap.entryCount {
-                texts.reserveCapacity(snap.entryCount)
-                for i in known..<snap.entryCount {
-                    let e = Int32(i)
-                    // A removed entry may be live for an older snapshot: left to work out then.
-                    texts.append(snap.isLiveEntry(e) ? document(e, Engine.payload(snap.entry(EntryRef(index: e)))).fields : nil)
+            textTokens.withLock { cache in
+                if let now = cache[kind] {
+                    if now.generation > snap.generation { return }
+                    // Tokens of one corpus only: another thread's corpus for this generation stays.
+                    if now.generation == snap.generation && (now.corpus !== corpus || now.tokens.count >= tokens.count) { return }
                 }
-                textDocuments.withLock { cache in
-                    if let now = cache[kind], now.generation == snap.generation, now.texts.count >= texts.count { return }
-                    if let now = cache[kind], now.generation > snap.generation { return }
-                    cache[kind] = (snap.generation, texts)
-                }
-            }
-            docs = snap.allLive().map { r in
-                (r.index, texts[Int(r.index)] ?? document(r.index, Engine.payload(snap.entry(r))).fields)
-            }
-            if let placeless {
-                for (i, id) in placeless.ids.enumerated() { docs.append(document(-1 - Int32(i), placeless.byID[id]!)) }
+                cache[kind] = (snap.generation, corpus, tokens)
             }
         }
-        let index = TextIndex(fieldWeights: weights, documents: docs)
-        textIndexes.withLock { $0[kind] = (snap.version, placelessVersion, index) }
-        return index
+        var docs: [(id: Int32, tokens: TextTokens)] = snap.allLive().map { r in
+            (r.index, tokens[Int(r.index)] ?? corpus.tokens(texts(Engine.payload(snap.entry(r)))))
+        }
+        if let placeless {
+            for (i, id) in placeless.ids.enumerated() { docs.append((-1 - Int32(i), corpus.tokens(texts(placeless.byID[id]!)))) }
+        }
+        return keep(TextIndex(fieldWeights: weights, corpus: corpus, documents: docs))
     }
 
     /// The engine's payload of an entry, read with a metadata comparison instead of a

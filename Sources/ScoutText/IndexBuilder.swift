@@ -1,6 +1,7 @@
 // Building a TextIndex: fold every field, intern words in a flat hash table, sort the
 // vocabulary, then lay out postings with their BM25F values precomputed.
 import Foundation  // log1p
+import Synchronization
 
 /// The arrays a ``TextIndex`` is made of.
 struct IndexBuilder {
@@ -11,121 +12,177 @@ struct IndexBuilder {
     var postingValues: [Float] = []
 
     static func build(fieldWeights: [Double], documents: [(id: Int32, fields: [String])]) -> IndexBuilder {
-        let fieldCount = fieldWeights.count, n = documents.count
-        var out = IndexBuilder()
         var table = TermTable()
         var folded = FoldedWords()
-        var fieldLengths = [Int32](repeating: 0, count: n * fieldCount)
-        // Per document, its distinct (term, field) pairs as `term << 16 | field`, ascending,
-        // with their counts.
-        var keys: [UInt64] = [], counts: [Int32] = [], docEnds: [Int32] = []
         var scratch: [UInt64] = []
-        out.ids.reserveCapacity(n)
-        docEnds.reserveCapacity(n)
+        let tokens = documents.map {
+            tokenize($0.fields, fieldCount: fieldWeights.count, table: &table, folded: &folded, scratch: &scratch)
+        }
+        return layout(fieldWeights: fieldWeights, ids: documents.map(\.id), tokens: tokens, table: table)
+    }
 
-        for (d, doc) in documents.enumerated() {
-            precondition(doc.fields.count <= fieldCount,
-                         "TextIndex: a document has \(doc.fields.count) fields but there are \(fieldCount) field weights")
-            out.ids.append(doc.id)
-            scratch.removeAll(keepingCapacity: true)
-            for (f, text) in doc.fields.enumerated() {
-                folded.removeAll()
-                folded.append(text)
-                fieldLengths[d * fieldCount + f] = Int32(folded.wordCount)
-                folded.scalars.withUnsafeBufferPointer { sp in
-                    var a = 0
-                    for end in folded.ends {
-                        let t = table.intern(UnsafeBufferPointer(rebasing: sp[a..<Int(end)]))
-                        scratch.append(UInt64(t) << 16 | UInt64(f))
-                        a = Int(end)
-                    }
+    /// One document's words: folded, interned in `table`, and counted per (term, field).
+    /// `folded` and `scratch` are working space, reused from one document to the next.
+    static func tokenize(_ fields: [String], fieldCount: Int, table: inout TermTable, folded: inout FoldedWords,
+                         scratch: inout [UInt64]) -> TextTokens {
+        precondition(fields.count <= fieldCount,
+                     "TextIndex: a document has \(fields.count) fields but there are \(fieldCount) field weights")
+        scratch.removeAll(keepingCapacity: true)
+        var words = [UInt64](repeating: 0, count: fieldCount)
+        for (f, text) in fields.enumerated() {
+            folded.removeAll()
+            folded.append(text)
+            words[f] = UInt64(folded.wordCount)
+            folded.scalars.withUnsafeBufferPointer { sp in
+                var a = 0
+                for end in folded.ends {
+                    let t = table.intern(UnsafeBufferPointer(rebasing: sp[a..<Int(end)]))
+                    scratch.append(UInt64(t) << 16 | UInt64(f))
+                    a = Int(end)
                 }
             }
-            scratch.sort()
-            var i = 0
-            while i < scratch.count {
-                var j = i + 1
-                while j < scratch.count && scratch[j] == scratch[i] { j += 1 }
-                keys.append(scratch[i])
-                counts.append(Int32(j - i))
-                i = j
-            }
-            docEnds.append(Int32(keys.count))
         }
-        assert(Set(out.ids).count == n, "TextIndex: document ids must be unique")
+        scratch.sort()
+        // One array: the field lengths, then each distinct key followed by its count.
+        var packed = words
+        var i = 0
+        while i < scratch.count {
+            var j = i + 1
+            while j < scratch.count && scratch[j] == scratch[i] { j += 1 }
+            packed.append(scratch[i])
+            packed.append(UInt64(j - i))
+            i = j
+        }
+        return TextTokens(fieldCount: fieldCount, packed: packed)
+    }
+
+    /// The index of documents already tokenized against `table`: the vocabulary is the
+    /// terms these documents use, sorted; postings carry their BM25F values.
+    static func layout(fieldWeights: [Double], ids: [Int32], tokens: [TextTokens], table: TermTable) -> IndexBuilder {
+        let fieldCount = fieldWeights.count, n = tokens.count
+        var out = IndexBuilder()
+        out.ids = ids
+        assert(Set(ids).count == n, "TextIndex: document ids must be unique")
 
         // Mean length of each field over all documents.
         var meanLength = [Double](repeating: 0, count: fieldCount)
-        for d in 0..<n {
-            for f in 0..<fieldCount { meanLength[f] += Double(fieldLengths[d * fieldCount + f]) }
+        for doc in tokens {
+            for f in 0..<fieldCount { meanLength[f] += Double(doc.length(f)) }
         }
         if n > 0 { for f in 0..<fieldCount { meanLength[f] /= Double(n) } }
 
-        // Sort the vocabulary; `rank[old]` is a term's place in sorted order.
-        let order = table.sortedOrder()
+        // Document frequencies by table term; the vocabulary is the terms in use.
+        var tableDF = [Int32](repeating: 0, count: table.count)
+        for doc in tokens {
+            var lastTerm = UInt64.max
+            for e in 0..<doc.keyCount {
+                let t = doc.key(e) >> 16
+                if t != lastTerm { tableDF[Int(t)] += 1; lastTerm = t }
+            }
+        }
+        // Sort the vocabulary; `rank[term]` is a term's place in sorted order.
+        let order = table.sortedOrder(where: { tableDF[Int($0)] > 0 })
         let termCount = order.count
-        var rank = [Int32](repeating: 0, count: termCount)
+        var rank = [Int32](repeating: -1, count: table.count)
         var scalars: [UInt32] = [], starts: [Int32] = [0]
-        scalars.reserveCapacity(table.scalars.count)
         starts.reserveCapacity(termCount + 1)
-        for (r, old) in order.enumerated() {
-            rank[Int(old)] = Int32(r)
-            scalars.append(contentsOf: table.word(Int(old)))
+        for (r, t) in order.enumerated() {
+            rank[Int(t)] = Int32(r)
+            scalars.append(contentsOf: table.word(Int(t)))
             starts.append(Int32(scalars.count))
         }
         out.vocabulary = Vocabulary(sortedScalars: scalars, starts: starts)
 
-        // Document frequencies, then posting offsets.
-        var df = [Int32](repeating: 0, count: termCount)
-        var docStart = 0
-        for d in 0..<n {
-            var lastTerm = UInt64.max
-            for e in docStart..<Int(docEnds[d]) {
-                let t = keys[e] >> 16
-                if t != lastTerm { df[Int(rank[Int(t)])] += 1; lastTerm = t }
-            }
-            docStart = Int(docEnds[d])
-        }
+        // Posting offsets.
         var postingStarts = [Int32](repeating: 0, count: termCount + 1)
-        for t in 0..<termCount { postingStarts[t + 1] = postingStarts[t] + df[t] }
+        for t in 0..<termCount { postingStarts[t + 1] = postingStarts[t] + tableDF[Int(order[t])] }
         let total = Int(postingStarts[termCount])
         var postingDocs = [Int32](repeating: 0, count: total)
         var postingValues = [Float](repeating: 0, count: total)
         var cursor = postingStarts
         let k1 = TextIndex.k1, b = TextIndex.b
-        let idf = df.map { x -> Double in
-            let dfx = Double(x)
+        let idf = order.map { t -> Double in
+            let dfx = Double(tableDF[Int(t)])
             return log1p((Double(n) - dfx + 0.5) / (dfx + 0.5))
         }
 
-        // Postings in document order, with BM25F values.
-        docStart = 0
-        for d in 0..<n {
-            var e = docStart
-            let end = Int(docEnds[d])
+        // Postings in document order, with BM25F values (fields summed in ascending order).
+        for (d, doc) in tokens.enumerated() {
+            var e = 0
+            let end = doc.keyCount
             while e < end {
-                let old = keys[e] >> 16
+                let term = doc.key(e) >> 16
                 var tf = 0.0
-                while e < end && keys[e] >> 16 == old {
-                    let f = Int(keys[e] & 0xFFFF)
-                    let norm = 1 - b + b * Double(fieldLengths[d * fieldCount + f]) / meanLength[f]
-                    tf += fieldWeights[f] * Double(counts[e]) / norm
+                while e < end && doc.key(e) >> 16 == term {
+                    let f = Int(doc.key(e) & 0xFFFF)
+                    let norm = 1 - b + b * Double(doc.length(f)) / meanLength[f]
+                    tf += fieldWeights[f] * Double(doc.count(e)) / norm
                     e += 1
                 }
-                let t = Int(rank[Int(old)])
+                let t = Int(rank[Int(term)])
                 let p = Int(cursor[t])
                 cursor[t] += 1
                 postingDocs[p] = Int32(d)
                 // (k1 + 1)·tf/(k1 + tf), written so that a huge tf saturates instead of inf/inf.
                 postingValues[p] = tf > 0 ? Float(idf[t] * (k1 + 1) / (1 + k1 / tf)) : 0
             }
-            docStart = end
         }
         out.postingStarts = postingStarts
         out.postingDocs = postingDocs
         out.postingValues = postingValues
         return out
     }
+}
+
+/// One document's words, interned in a term table: the words in each field, and its
+/// distinct (term, field) pairs as `term << 16 | field`, ascending, with their counts, in
+/// one array (`[length per field…, key, count, key, count, …]`).
+public struct TextTokens: Sendable {
+    let fieldCount: Int
+    let packed: [UInt64]
+    /// Words in field `f`.
+    @inline(__always) func length(_ f: Int) -> UInt64 { packed[f] }
+    /// Distinct (term, field) pairs.
+    var keyCount: Int { (packed.count - fieldCount) / 2 }
+    /// The `e`-th pair, `term << 16 | field`.
+    @inline(__always) func key(_ e: Int) -> UInt64 { packed[fieldCount + 2 * e] }
+    /// How many times the `e`-th pair occurs.
+    @inline(__always) func count(_ e: Int) -> UInt64 { packed[fieldCount + 2 * e + 1] }
+}
+
+/// Documents folded into words once and kept, for a text index laid out again and again
+/// over a changing set of them (a kind's records across writes).
+///
+/// ``tokens(_:)`` folds and interns one document's fields; ``TextIndex/init(fieldWeights:corpus:documents:)``
+/// lays out an index over tokenized documents, equal to what
+/// ``TextIndex/init(fieldWeights:documents:)`` builds from their texts, without folding
+/// any again. Words stay in the corpus for its lifetime (a new corpus starts over).
+/// Safe to use from any thread.
+///
+/// ```swift
+/// let corpus = TextCorpus(fieldCount: 2)
+/// let a = corpus.tokens(["Dogs Trust Dublin", "Rehoming dogs"])
+/// let index = TextIndex(fieldWeights: [3, 1], corpus: corpus, documents: [(id: 9, tokens: a)])
+/// ```
+public final class TextCorpus: Sendable {
+    /// Texts per document.
+    public let fieldCount: Int
+    /// The words, and working space for folding the next document.
+    private let state = Mutex((table: TermTable(), folded: FoldedWords(), scratch: [UInt64]()))
+
+    /// An empty corpus for documents of `fieldCount` texts.
+    public init(fieldCount: Int) { self.fieldCount = fieldCount }
+
+    /// The words of one document's texts (at most ``fieldCount``), folded and interned here.
+    public func tokens(_ fields: [String]) -> TextTokens {
+        state.withLock { IndexBuilder.tokenize(fields, fieldCount: fieldCount, table: &$0.table, folded: &$0.folded, scratch: &$0.scratch) }
+    }
+
+    /// The corpus's words as they stand (a copy shares storage until the corpus grows).
+    var terms: TermTable { state.withLock { $0.table } }
+
+    /// Distinct words interned so far.
+    public var termCount: Int { state.withLock { $0.table.count } }
 }
 
 /// Open-addressing hash table interning words (flat scalar slices) as dense term numbers.
@@ -196,9 +253,9 @@ struct TermTable {
         slots = next
     }
 
-    /// Term numbers in ascending order of their scalar values.
-    func sortedOrder() -> [Int32] {
-        var order = (0..<Int32(count)).map { $0 }
+    /// Numbers of the terms `include` keeps, in ascending order of their scalar values.
+    func sortedOrder(where include: (Int32) -> Bool) -> [Int32] {
+        var order = (0..<Int32(count)).filter(include)
         scalars.withUnsafeBufferPointer { s in
             ends.withUnsafeBufferPointer { e in
                 order.sort { x, y in

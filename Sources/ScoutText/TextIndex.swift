@@ -92,7 +92,23 @@ public struct TextIndex: Sendable {
     public init(fieldWeights: [Double], documents: [(id: Int32, fields: [String])]) {
         precondition(fieldWeights.allSatisfy { $0.isFinite && $0 >= 0 }, "TextIndex: field weights must be finite and non-negative")
         precondition(fieldWeights.count < 1 << 16, "TextIndex: at most 65,535 fields")
-        let built = IndexBuilder.build(fieldWeights: fieldWeights, documents: documents)
+        self.init(fieldWeights: fieldWeights, built: IndexBuilder.build(fieldWeights: fieldWeights, documents: documents))
+    }
+
+    /// The index ``init(fieldWeights:documents:)`` builds from these documents' texts, laid
+    /// out from their tokens in `corpus` (nothing folded again). `fieldWeights` must have
+    /// the corpus's ``TextCorpus/fieldCount`` weights.
+    ///
+    /// - Complexity: O(*K* + *T* log *T*) for *K* distinct (term, field) pairs in the
+    ///   documents and *T* distinct terms.
+    public init(fieldWeights: [Double], corpus: TextCorpus, documents: [(id: Int32, tokens: TextTokens)]) {
+        precondition(fieldWeights.allSatisfy { $0.isFinite && $0 >= 0 }, "TextIndex: field weights must be finite and non-negative")
+        precondition(fieldWeights.count == corpus.fieldCount, "TextIndex: \(fieldWeights.count) weights for a corpus of \(corpus.fieldCount) fields")
+        self.init(fieldWeights: fieldWeights, built: IndexBuilder.layout(fieldWeights: fieldWeights, ids: documents.map(\.id),
+                                                                          tokens: documents.map(\.tokens), table: corpus.terms))
+    }
+
+    private init(fieldWeights: [Double], built: IndexBuilder) {
         self.fieldWeights = fieldWeights
         self.ids = built.ids
         self.vocabulary = built.vocabulary

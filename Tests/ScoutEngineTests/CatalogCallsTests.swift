@@ -443,6 +443,44 @@ struct RandomFilter {
         #expect(log.isEmpty, "\(log.summary)")
     }
 
+    /// After every rename, new record and removal, text listings (ids and relevance) equal
+    /// those of an engine loaded afresh with the records as they now stand: the words kept
+    /// per entry across writes give the index a fresh build would.
+    @Test(arguments: ["animal", "program"])
+    func textSearchFollowsEveryWrite(kind: String) throws {
+        var rng = SplitMix64(seed: 1400 + kind.utf8.count)
+        var log = FailureLog(limit: 8)
+        let e = Engine(catalog: S.catalog)
+        let lines = Array(S.lines(kind + "s").prefix(60))
+        var current: [String: String] = [:]
+        for line in lines { current[S.id(S.parse(line))] = line }
+        try e.upsert(S.records(lines))
+        let words = ["Burek", "quiet", "garden", "lap", "strength", "beginner", "Łatka", "walks"]
+        for step in 0..<30 {
+            var raw = S.parse(rng.pick(lines))
+            if rng.int(0...3) == 0 {
+                _ = try e.remove(kind: kind, ids: [S.id(raw)])
+                current[S.id(raw)] = nil
+            } else {
+                raw["name"] = rng.pick(words) + " \(step)"
+                if rng.int(0...2) == 0 { raw["id"] = "\(kind)-new-\(step)" }
+                let text = String(decoding: try JSONSerialization.data(withJSONObject: raw, options: [.sortedKeys]), as: UTF8.self)
+                try e.upsert(S.records([text]))
+                current[S.id(raw)] = text
+            }
+            let fresh = Engine(catalog: S.catalog)
+            try fresh.upsert(S.records(Array(current.values)))
+            for text in [rng.pick(words), rng.pick(words) + " " + rng.pick(words), "\(step)"] {
+                let q = SearchQuery(kind: kind, area: nil, limit: 1000, text: text)
+                let got = try e.search(q).hits.map { "\($0.id) \($0.relevance!)" }
+                let want = try fresh.search(q).hits.map { "\($0.id) \($0.relevance!)" }
+                log.check(got == want, "step \(step) \"\(text)\": \(got.prefix(3)) vs fresh \(want.prefix(3))")
+            }
+            if log.full { break }
+        }
+        #expect(log.isEmpty, "\(log.summary)")
+    }
+
     @Test func textListingsPageLikeTheWholeAnswer() throws {
         var rng = SplitMix64(seed: 1211)
         var log = FailureLog()

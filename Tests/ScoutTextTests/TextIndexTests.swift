@@ -287,6 +287,44 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
         return s.joined()
     }
 
+    /// An index laid out from a corpus's tokens equals, array for array, the index built from
+    /// the same documents' texts, while the corpus keeps words of documents since dropped
+    /// (a kind's records across writes: some replaced, some added).
+    @Test func indexesFromACorpusEqualIndexesFromTexts() async {
+        await propertyCheck(count: 100, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: Int(seed))
+            let fieldCount = rng.int(1...3)
+            let weights = (0..<fieldCount).map { _ in rng.pick([0, 0.5, 1, 2, 3]) }
+            let corpus = TextCorpus(fieldCount: fieldCount)
+            func randomFields() -> [String] {
+                (0..<rng.int(0...fieldCount)).map { _ in
+                    (0..<rng.int(0...6)).map { _ in Self.word(&rng) }.joined(separator: rng.pick([" ", ", ", "-", " '"]))
+                }
+            }
+            var live: [(id: Int32, fields: [String], tokens: TextTokens)] = []
+            var next: Int32 = 0
+            var log = FailureLog()
+            for round in 0..<6 {
+                // Drop some documents, replace some, add some: their words stay in the corpus.
+                live = live.filter { _ in rng.int(0...4) > 0 }
+                for _ in 0..<rng.int(0...8) {
+                    let fields = randomFields()
+                    live.append((next, fields, corpus.tokens(fields)))
+                    next += 1
+                }
+                live.shuffle(using: &rng)
+                let built = TextIndex(fieldWeights: weights, documents: live.map { ($0.id, $0.fields) })
+                let laidOut = TextIndex(fieldWeights: weights, corpus: corpus, documents: live.map { ($0.id, $0.tokens) })
+                log.check(built.ids == laidOut.ids && built.postingStarts == laidOut.postingStarts
+                          && built.postingDocs == laidOut.postingDocs && built.postingValues == laidOut.postingValues,
+                          "seed \(seed) round \(round): postings differ")
+                log.check(built.vocabulary.scalars == laidOut.vocabulary.scalars && built.vocabulary.starts == laidOut.vocabulary.starts,
+                          "seed \(seed) round \(round): vocabularies differ")
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+
     @Test func matchesTheBruteForceOracleOnRandomCorpora() async {
         await propertyCheck(count: 150, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: Int(seed))
