@@ -431,6 +431,8 @@ struct RandomFilter {
                 try e.upsert(S.records([text]))
                 current[S.id(raw)] = raw
             }
+            // Now and then a compaction renumbers the entries: names and orders start over.
+            if step % 10 == 9 { e.pointSet(kind: kind)?.compact() }
             for sort in sorts {
                 let want = S.ordered(Array(current.values), kind: kind, sort: sort)
                 let whole = try e.search(SearchQuery(kind: kind, area: nil, limit: 1000, sort: sort))
@@ -468,6 +470,8 @@ struct RandomFilter {
                 try e.upsert(S.records([text]))
                 current[S.id(raw)] = text
             }
+            // Now and then a compaction renumbers the entries: the kept words start over.
+            if step % 10 == 9 { e.pointSet(kind: kind)?.compact() }
             let fresh = Engine(catalog: S.catalog)
             try fresh.upsert(S.records(Array(current.values)))
             for text in [rng.pick(words), rng.pick(words) + " " + rng.pick(words), "\(step)"] {

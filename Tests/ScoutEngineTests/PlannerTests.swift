@@ -277,6 +277,8 @@ import Testing
                 _ = try e.upsert([try PointRecord.from(json: Sample.json(json), defaultKind: nil, path: "")])
                 ids.append(id)
             }
+            // Now and then a compaction renumbers the entries: every cache starts over.
+            if step % 40 == 39 { try #require(e.pointSet(kind: "dog")).compact() }
             let snap = try #require(e.pointSet(kind: "dog")).snapshot()
             // Posting lists: carried forward, equal to fresh ones for every value of every field.
             let lists = e.postings(kind: "dog", snap), fresh = PostingLists(snap)
@@ -312,7 +314,7 @@ import Testing
             }
         }
         // The lists were carried, not rebuilt, and the bitmap was in use across the writes.
-        #expect(carriedSnapshots > 100)
+        #expect(carriedSnapshots > 90)
         #expect(bitmapAnswers > 100)
     }
 
