@@ -62,10 +62,8 @@ extension Engine {
         let names = sort == .id ? nil : folded(kind: q.kind, snap, placeless)
         func name(_ t: Int32) -> String { names?.name(t) ?? "" }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
-            if a.primary != b.primary { return a.primary < b.primary }
-            let an = name(a.textID), bn = name(b.textID)
-            if an != bn { return an.utf8.lexicographicallyPrecedes(bn.utf8) }
-            return record(a.textID).id.utf8.lexicographicallyPrecedes(record(b.textID).id.utf8)
+            Engine.listedBefore(a.primary, b.primary, names: { (name(a.textID), name(b.textID)) },
+                                ids: { (record(a.textID).id, record(b.textID).id) })
         }
         let total = keyed.count
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: { record($0.textID).id }, by: before)
@@ -131,9 +129,7 @@ extension Engine {
             return Keyed(primary: primary, name: names?.name(t) ?? "", id: id, textID: t)
         }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
-            if a.primary != b.primary { return a.primary < b.primary }
-            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
-            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+            Engine.listedBefore(a.primary, b.primary, names: { (a.name, b.name) }, ids: { (a.id, b.id) })
         }
         let order: [Int32]
         if let cached, cached.generation == snap.generation, cached.placeless == placelessVersion,
@@ -211,6 +207,17 @@ extension Engine {
             cache[kind] = names
         }
         return names
+    }
+
+    /// The listing order: the primary key (rating or relevance, negated; 0 otherwise)
+    /// ascending, then the folded name, then the id, both by UTF-8 bytes. Names and ids are
+    /// read only when the keys before them tie.
+    static func listedBefore(_ a: Double, _ b: Double, names: () -> (String, String), ids: () -> (String, String)) -> Bool {
+        if a != b { return a < b }
+        let (an, bn) = names()
+        if an != bn { return an.utf8.lexicographicallyPrecedes(bn.utf8) }
+        let (ai, bi) = ids()
+        return ai.utf8.lexicographicallyPrecedes(bi.utf8)
     }
 
     /// The record with text id `t`: an entry number of `snap`, or `-1 - i` for the i-th
