@@ -30,12 +30,30 @@ public struct Zone: Sendable, Hashable, CustomStringConvertible {
     /// - Complexity: a lookup in the system's zone data (microseconds); make a zone once and
     ///   keep it rather than making one per query.
     public init(identifier: String, path: String) throws(ScoutError) {
-        guard !identifier.isEmpty, identifier.utf8.count <= 64, let tz = TimeZone(identifier: identifier) else {
+        guard !identifier.isEmpty, identifier.utf8.count <= 64, Zone.isSafeForFoundation(identifier),
+              let tz = TimeZone(identifier: identifier) else {
             throw ScoutError(.invalidRequest, "unknown time zone", path: path)
         }
         self.identifier = identifier
         self.timeZone = tz
         self.table = OffsetTable.shared(identifier, tz)
+    }
+
+    /// False for a `GMT±…` or `UTC±…` name that is not one of the offset forms `±H`, `±HH`,
+    /// `±HHMM`, `±HH:MM` (digits only). Foundation parses such names itself, and some
+    /// malformed ones trap inside it (`UTC-12:a5`) or read a letter or a colon as a digit
+    /// (`UTC-00::0` gave `GMT-0140`); every digit form was checked not to trap.
+    static func isSafeForFoundation(_ identifier: String) -> Bool {
+        let u = Array(identifier.utf8)
+        guard u.count > 3, u[0..<3].elementsEqual("GMT".utf8) || u[0..<3].elementsEqual("UTC".utf8),
+              u[3] == UInt8(ascii: "+") || u[3] == UInt8(ascii: "-") else { return true }
+        func digits(_ r: ArraySlice<UInt8>) -> Bool { r.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+        let rest = u[4...]
+        switch rest.count {
+        case 1, 2, 4: return digits(rest)
+        case 5: return digits(rest.prefix(2)) && rest[rest.startIndex + 2] == UInt8(ascii: ":") && digits(rest.suffix(2))
+        default: return false
+        }
     }
 
     /// Coordinated Universal Time (offset 0 at every instant).

@@ -12,11 +12,19 @@ import Testing
         LocalDateTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s)!
     }
 
-    @Test(arguments: ["Foo/Bar", "", "CEST", "Europe/Warsaw ", "Mars/Olympus_Mons"])
+    @Test(arguments: ["Foo/Bar", "", "CEST", "Europe/Warsaw ", "Mars/Olympus_Mons",
+                      // Offset names Foundation traps on or misreads (found by FuzzTime).
+                      "UTC-00:r0", "UTC-12:a5", "GMT+10:b1", "UTC-00::0", "GMT+1:x", "UTC+0500x"])
     func unknownIdentifiers(id: String) {
         #expect(throws: ScoutError(.invalidRequest, "unknown time zone", path: "query.tz")) {
             _ = try Zone(identifier: id, path: "query.tz")
         }
+    }
+
+    /// The digit offset forms still reach Foundation and mean what they say.
+    @Test(arguments: [("UTC-00:00", 0), ("GMT+5", 18_000), ("GMT+0530", 19_800), ("UTC-03:30", -12_600), ("GMT+05", 18_000)])
+    func offsetNamesInDigits(id: String, offset: Int32) throws {
+        #expect(try Zone(identifier: id, path: "tz").offset(at: Self.instant("2026-01-01T00:00:00Z")) == offset)
     }
 
     // EU rules: summer time from 01:00 UTC on the last Sunday of March to 01:00 UTC on the
