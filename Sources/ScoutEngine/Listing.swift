@@ -118,9 +118,7 @@ extension Engine {
         let placelessVersion = placeless?.version ?? 0
         let key = "\(sort.rawValue) \(kind)"
         let cached = listingOrders.withLock { $0[key] }
-        if let cached, cached.version == snap.version, cached.generation == snap.generation, cached.placeless == placelessVersion {
-            return cached.order
-        }
+        if let cached, cached.isAt(snap), cached.placeless == placelessVersion { return cached.order }
         let names = sort == .id ? nil : folded(kind: kind, snap, placeless)
         struct Keyed { let primary: Double, name: String, id: String, textID: Int32 }
         func keyed(_ t: Int32) -> Keyed {
@@ -132,8 +130,7 @@ extension Engine {
             Engine.listedBefore(a.primary, b.primary, names: { (a.name, b.name) }, ids: { (a.id, b.id) })
         }
         let order: [Int32]
-        if let cached, cached.generation == snap.generation, cached.placeless == placelessVersion,
-           cached.version < snap.version, cached.covered <= snap.entryCount {
+        if let cached, cached.carries(to: snap), cached.placeless == placelessVersion, cached.covered <= snap.entryCount {
             // Carried: the old order without removed entries, and the new ones placed.
             var added = (cached.covered..<snap.entryCount).compactMap { i in
                 snap.isLiveEntry(Int32(i)) ? keyed(Int32(i)) : nil
@@ -162,11 +159,9 @@ extension Engine {
             all.sort(by: before)
             order = all.map(\.textID)
         }
-        listingOrders.withLock { cache in
-            if let now = cache[key], now.generation == snap.generation, now.version > snap.version { return }
-            cache[key] = ListingOrder(version: snap.version, generation: snap.generation, placeless: placelessVersion,
-                                      covered: snap.entryCount, order: order)
-        }
+        let kept = ListingOrder(version: snap.version, generation: snap.generation, placeless: placelessVersion,
+                                covered: snap.entryCount, order: order)
+        listingOrders.withLock { $0.keepNewest(kept, for: key) }
         return order
     }
 
@@ -178,34 +173,26 @@ extension Engine {
     func folded(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?) -> FoldedNames {
         let placelessVersion = placeless?.version ?? 0
         let cached = foldedNames.withLock { $0[kind] }
-        if let cached, cached.version == snap.version, cached.generation == snap.generation, cached.placeless == placelessVersion {
-            return cached
-        }
+        if let cached, cached.isAt(snap), cached.placeless == placelessVersion { return cached }
         func name(_ p: RecordPayload?) -> String { TextFolding.fold(Rating.name(p?.record ?? .other)) }
         // Names carry to a later snapshot of the same generation: an entry removed by then
         // stays removed, and the entries added since are folded now.
-        var points: [String] = []
-        var from = 0
-        if let cached, cached.generation == snap.generation, cached.version <= snap.version {
-            points = cached.points
-            from = min(points.count, snap.entryCount)
-        }
+        let carried = cached.flatMap { $0.carries(to: snap) ? $0 : nil }
+        var points = carried?.points ?? []
+        let from = min(points.count, snap.entryCount)
         if points.count < snap.entryCount { points += [String](repeating: "", count: snap.entryCount - points.count) }
         for i in from..<snap.entryCount where snap.isLiveEntry(Int32(i)) {
             points[i] = name(Engine.payload(snap.entry(EntryRef(index: Int32(i)))))
         }
         let others: [String]
-        if let cached, cached.placeless == placelessVersion, cached.generation == snap.generation, cached.version <= snap.version {
-            others = cached.placelessNames
+        if let carried, carried.placeless == placelessVersion {
+            others = carried.placelessNames
         } else {
             others = placeless.map { p in p.ids.map { name(p.byID[$0]!) } } ?? []
         }
         let names = FoldedNames(version: snap.version, generation: snap.generation, placeless: placelessVersion,
                                 points: points, placelessNames: others)
-        foldedNames.withLock { cache in
-            if let now = cache[kind], now.generation == snap.generation, now.version > snap.version { return }
-            cache[kind] = names
-        }
+        foldedNames.withLock { $0.keepNewest(names, for: kind) }
         return names
     }
 
@@ -288,7 +275,7 @@ extension Engine {
 /// The folded names of a kind's records at one snapshot (``Engine/folded(kind:_:_:)``):
 /// by entry number for records with a place, by position in the placeless snapshot's
 /// ids for those without.
-struct FoldedNames: Sendable {
+struct FoldedNames: Sendable, SnapshotStamped {
     let version: UInt64
     let generation: Int
     let placeless: UInt64
@@ -303,7 +290,7 @@ struct FoldedNames: Sendable {
 }
 
 /// A kind's records in the order of one listing sort at one snapshot (``Engine/listingOrder(kind:_:_:sort:)``).
-struct ListingOrder: Sendable {
+struct ListingOrder: Sendable, SnapshotStamped {
     let version: UInt64
     let generation: Int
     let placeless: UInt64

@@ -54,7 +54,7 @@ public struct PlanReport: Sendable {
 /// the entries removed since (read from the removal stamps). Past a bound on what was
 /// carried, or after a compaction renumbers the entries, they are built again from every
 /// live record.
-final class PostingLists: Sendable {
+final class PostingLists: Sendable, SnapshotStamped {
     /// The snapshot these lists describe.
     let version: UInt64
     let generation: Int
@@ -117,7 +117,7 @@ final class PostingLists: Sendable {
     /// - Complexity: O(entries) removal stamps read, plus the records appended or removed
     ///   since these lists' snapshot.
     func carried(to snap: PointSet.Snapshot) -> PostingLists? {
-        guard snap.generation == generation, snap.version >= version, snap.entryCount >= covered else { return nil }
+        guard carries(to: snap), snap.entryCount >= covered else { return nil }
         if snap.version == version { return self }
         var removedSince = self.removedSince, added = self.added, carried = self.carriedEntries
         for e in snap.entriesRemoved(since: version, below: covered) {
@@ -181,14 +181,9 @@ extension Engine {
     /// after writes (see ``PostingLists``), or built now.
     func postings(kind: String, _ snap: PointSet.Snapshot) -> PostingLists {
         let cached = postingCache.withLock { $0[kind] }
-        if let cached, cached.version == snap.version, cached.generation == snap.generation { return cached }
+        if let cached, cached.isAt(snap) { return cached }
         let lists = cached?.carried(to: snap) ?? PostingLists(snap)
-        postingCache.withLock { cache in
-            // Keep the newest: a reader of an older snapshot does not replace newer lists.
-            if let now = cache[kind], now.generation == lists.generation, now.version >= lists.version { return }
-            if let now = cache[kind], now.generation > lists.generation { return }
-            cache[kind] = lists
-        }
+        postingCache.withLock { $0.keepNewest(lists, for: kind) }
         return lists
     }
 

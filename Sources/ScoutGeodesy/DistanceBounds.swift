@@ -100,6 +100,8 @@ public struct RadiusTest: Sendable {
     /// Computed on each use, so that the test itself holds no reference and copies of it
     /// (one per visitor of a tree walk) cost no reference counting.
     public var boxes: [GeoBox] { SphericalCap(center: center, radius: radius).boxes }
+    /// ``boxes`` without an array (see ``SphericalCap/boxPair``).
+    public var boxPair: (GeoBox, GeoBox?) { SphericalCap(center: center, radius: radius).boxPair }
     @usableFromInline let flat: Bool
     @usableFromInline let kyLo: Double, kyHi: Double, kxLo: Double, kxHi: Double
     /// Squares of `radius ± 1 µm`: the flat bounds decide only points at least 1 µm from

@@ -268,10 +268,13 @@ public final class Region {
     /// built on first use (about 2 cells per vertex, one GEOS test per boundary-free area),
     /// then kept. Queries read it once and ask it about each candidate.
     public var boundaryGrid: BoundaryGrid {
-        if let builtGrid { return builtGrid }
-        let grid = makeGrid()
-        builtGrid = grid
-        return grid
+        buildGrid()
+        return builtGrid.unsafelyUnwrapped
+    }
+
+    /// Builds the boundary grid on first use.
+    @inline(__always) private func buildGrid() {
+        if builtGrid == nil { builtGrid = makeGrid() }
     }
 
     /// What the boundary grid knows of the point `(lon, lat)` without asking GEOS (see
@@ -283,7 +286,7 @@ public final class Region {
     /// ``relation(lon:lat:)`` reading the stored grid in place: asked once per candidate,
     /// so it must not copy the grid (a copy costs a reference count up and down).
     @inline(__always) func gridRelation(lon: Double, lat: Double) -> Relation {
-        if builtGrid == nil { builtGrid = makeGrid() }
+        buildGrid()
         return builtGrid.unsafelyUnwrapped.relation(lon: lon, lat: lat)
     }
 

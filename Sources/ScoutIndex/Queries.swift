@@ -68,7 +68,7 @@ extension PointSet.Snapshot {
         let test = RadiusTest(center: center, radius: radius)
         var members = DiscMembers<Member>(test: test, filter: filter)
         members.out.reserveCapacity(128)
-        let (b, second) = SphericalCap(center: center, radius: radius).boxPair
+        let (b, second) = test.boxPair
         visitLive(west: b.west, south: b.south, east: b.east, north: b.north, &members)
         if let c = second { visitLive(west: c.west, south: c.south, east: c.east, north: c.north, &members) }
         return members.out

@@ -180,9 +180,6 @@ public final class TextCorpus: Sendable {
 
     /// The corpus's words as they stand (a copy shares storage until the corpus grows).
     var terms: TermTable { state.withLock { $0.table } }
-
-    /// Distinct words interned so far.
-    public var termCount: Int { state.withLock { $0.table.count } }
 }
 
 /// Open-addressing hash table interning words (flat scalar slices) as dense term numbers.

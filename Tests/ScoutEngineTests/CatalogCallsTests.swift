@@ -137,6 +137,9 @@ enum CallsSample {
         }
     }
 
+    /// The listing sorts of a kind: name, id, and rating where the kind has one.
+    static func sorts(_ kind: String) -> [ListingSort] { [.name, .id] + (rating([:], kind: kind) != nil ? [.rating] : []) }
+
     static func bytesBefore(_ a: String, _ b: String) -> Bool { CatalogOracle.bytesBefore(a, b) }
 
     /// The oracle's order of matching records.
@@ -377,8 +380,7 @@ struct RandomFilter {
         var rng = SplitMix64(seed: 1200 + kind.utf8.count)
         var log = FailureLog(limit: 8)
         let raw = S.raw(kind)
-        let rated = S.rating(raw[0], kind: kind) != nil
-        let sorts: [ListingSort?] = [nil, .name, .id] + (rated ? [.rating] : [])
+        let sorts: [ListingSort?] = [nil] + S.sorts(kind)
         let cases = kind == "animal" ? 8 : kind == "shelter" ? 10 : 16
         var nonEmpty = 0
         for i in 0..<cases {
@@ -411,7 +413,7 @@ struct RandomFilter {
         var log = FailureLog(limit: 8)
         let e = Engine(catalog: S.catalog)
         let lines = Array(S.lines(kind + "s").prefix(60))
-        let sorts: [ListingSort] = [.name, .id] + (S.rating(S.parse(lines[0]), kind: kind) != nil ? [.rating] : [])
+        let sorts = S.sorts(kind)
         var current: [String: RawRecord] = [:]
         for line in lines { current[S.id(S.parse(line))] = S.parse(line) }
         try e.upsert(S.records(lines))
@@ -523,8 +525,7 @@ struct RandomFilter {
         var rng = SplitMix64(seed: 1300 + kind.utf8.count)
         var log = FailureLog(limit: 8)
         let raw = S.raw(kind)
-        let rated = S.rating(raw[0], kind: kind) != nil
-        let sorts: [ListingSort] = [.name, .id] + (rated ? [.rating] : [])
+        let sorts = S.sorts(kind)
         var checked = 0
         for i in 0..<9 {
             let r = rng.pick(raw)
