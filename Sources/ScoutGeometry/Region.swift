@@ -8,7 +8,8 @@ import ScoutCore
 /// optionally in another CRS (transformed by PROJ), checked for validity, and prepared once.
 /// Validity: a one-ring polygon whose ring ``SimpleRingProof`` proves simple (GEOS judging
 /// every doubtful predicate) is valid at once; any other goes to GEOS's validity test, whose
-/// verdict and reason are final.
+/// verdict and reason are final. The proof runs on a ``SpareCore`` when a core is idle, while
+/// this thread builds the boundary grid and GEOS's point-in-area index for the first query.
 ///
 /// ```swift
 /// let park = try Region.polygon([[SIMD2(-9.06, 53.27), SIMD2(-9.05, 53.27), SIMD2(-9.05, 53.28), SIMD2(-9.06, 53.27)]])
@@ -46,26 +47,18 @@ public final class Region {
             throw ScoutError(.invalidGeometry, "expected a Polygon or MultiPolygon", path: path)
         }
         var invalidReason: String?
+        var proof: SpareCore.Job<Bool>?
         if let known = ValidityCache.verdict(key) {
             invalidReason = known
-        } else if SimpleRingProof.provesValid(geometry, in: ctx) {
-            // One ring, proved simple with GEOS judging each doubtful predicate: valid
-            // without GEOS's full test (see ``SimpleRingProof``).
-            ValidityCache.record(key, reason: nil)
+        } else if let ring = SimpleRingProof.ring(of: geometry, in: ctx) {
+            // One ring: the proof (~35 ns a vertex) runs on a spare core while this thread
+            // prepares the region and builds what its first query needs (below).
+            proof = SpareCore.post(expectedNanoseconds: 5_000 + 50 * ring.count) { SimpleRingProof.provesSimple(ring) }
         } else {
-            // One pass gives the verdict and the reason; a failed test (an interrupt at the
-            // request's deadline) is an error and no verdict is remembered.
-            var reason: UnsafeMutablePointer<CChar>?
-            var location: OpaquePointer?
-            let verdict = GEOSisValidDetail_r(h, geometry, 0, &reason, &location)
-            if let location { GEOSGeom_destroy_r(h, location) }
-            defer { if let reason { GEOSFree_r(h, reason) } }
-            guard verdict == 0 || verdict == 1 else {
+            do { invalidReason = try Region.validityTest(ctx, geometry, key, path: path) } catch {
                 GEOSGeom_destroy_r(h, geometry)
-                throw ctx.error("GEOS could not test the polygon's validity", path: path)
+                throw error
             }
-            if verdict == 0 { invalidReason = reason.map { Region.redactCoordinates(String(cString: $0)) } ?? "unknown reason" }
-            ValidityCache.record(key, reason: invalidReason)
         }
         if let invalidReason {
             GEOSGeom_destroy_r(h, geometry)
@@ -77,6 +70,11 @@ public final class Region {
         } else {
             GEOSGeom_getExtent_r(h, geometry, &xmin, &ymin, &xmax, &ymax)
             guard xmin >= -180, xmax <= 180, ymin >= -90, ymax <= 90 else {
+                // Validity is reported first, as when the proof ran before this check.
+                if let proof, !proof.result(), case .some(.some(let reason)) = try? Region.validityTest(ctx, geometry, key, path: path) {
+                    GEOSGeom_destroy_r(h, geometry)
+                    throw ScoutError(.invalidGeometry, "the polygon is not valid: \(reason)", path: path)
+                }
                 GEOSGeom_destroy_r(h, geometry)
                 throw ScoutError(.invalidGeometry, "polygon positions must be longitudes -180…180 and latitudes -90…90 (after any CRS transform)", path: path)
             }
@@ -91,6 +89,44 @@ public final class Region {
         self.prepared = prep
         self.vertexCount = Int(GEOSGetNumCoordinates_r(h, geometry))
         self.key = key
+        if let proof {
+            // While a spare core runs the proof: the boundary grid and GEOS's point-in-area
+            // index, which the first query would build anyway (a region is made to be
+            // queried). With no spare core the proof runs here first, and an invalid polygon
+            // is refused before either is built, as before.
+            if proof.takenByHelper { warmUp() }
+            if proof.result() {
+                // One ring, proved simple with GEOS judging each doubtful predicate: valid
+                // without GEOS's full test (see ``SimpleRingProof``).
+                ValidityCache.record(key, reason: nil)
+            } else if let reason = try Region.validityTest(ctx, geometry, key, path: path) {
+                // Thrown after every property is set: `deinit` frees the geometry.
+                throw ScoutError(.invalidGeometry, "the polygon is not valid: \(reason)", path: path)
+            }
+        }
+    }
+
+    /// GEOS's full validity test: `nil` for a valid geometry, else GEOS's reason (without
+    /// its coordinates); the verdict is remembered under `key`. A failed test (an interrupt
+    /// at the request's deadline) throws, and no verdict is remembered.
+    private static func validityTest(_ ctx: GEOSContext, _ geometry: OpaquePointer, _ key: RegionKey,
+                                     path: String?) throws(ScoutError) -> String? {
+        var reason: UnsafeMutablePointer<CChar>?
+        var location: OpaquePointer?
+        let verdict = GEOSisValidDetail_r(ctx.handle, geometry, 0, &reason, &location)
+        if let location { GEOSGeom_destroy_r(ctx.handle, location) }
+        defer { if let reason { GEOSFree_r(ctx.handle, reason) } }
+        guard verdict == 0 || verdict == 1 else { throw ctx.error("GEOS could not test the polygon's validity", path: path) }
+        let invalidReason = verdict == 1 ? nil : reason.map { Region.redactCoordinates(String(cString: $0)) } ?? "unknown reason"
+        ValidityCache.record(key, reason: invalidReason)
+        return invalidReason
+    }
+
+    /// Builds the boundary grid and GEOS's point-in-area index (by one `covers` test, the
+    /// first of which builds it).
+    private func warmUp() {
+        buildGrid()
+        if let e = envelope { _ = covers(lon: e.west, lat: e.south) }
     }
 
     deinit {

@@ -31,18 +31,35 @@ enum SimpleRingProof {
     /// - Complexity: O(n) expected for a ring of n vertices whose segments are short against
     ///   the ring's extent; at most O(n) GEOS calls (usually a handful).
     static func provesValid(_ geometry: OpaquePointer, in ctx: GEOSContext) -> Bool {
+        guard let ring = ring(of: geometry, in: ctx) else { return false }
+        return ring.withUnsafeBufferPointer { provesSimple($0, ctx: ctx) }
+    }
+
+    /// The shell of a polygon (or one-part multipolygon) without holes and with finite
+    /// coordinates, the only shape the proof handles; `nil` for any other (GEOS's validity
+    /// test decides those). A ring returned here is safe to build a ``BoundaryGrid`` on
+    /// while the proof runs.
+    static func ring(of geometry: OpaquePointer, in ctx: GEOSContext) -> [SIMD2<Double>]? {
         let h = ctx.handle
         var polygon = geometry
         let type = GEOSGeomTypeId_r(h, geometry)
         if type == Int32(GEOS_MULTIPOLYGON.rawValue) {
-            guard GEOSGetNumGeometries_r(h, geometry) == 1, let part = GEOSGetGeometryN_r(h, geometry, 0) else { return false }
+            guard GEOSGetNumGeometries_r(h, geometry) == 1, let part = GEOSGetGeometryN_r(h, geometry, 0) else { return nil }
             polygon = part
         } else if type != Int32(GEOS_POLYGON.rawValue) {
-            return false
+            return nil
         }
         guard GEOSisEmpty_r(h, polygon) == 0, GEOSGetNumInteriorRings_r(h, polygon) == 0,
-              let shell = GEOSGetExteriorRing_r(h, polygon) else { return false }
+              let shell = GEOSGetExteriorRing_r(h, polygon) else { return nil }
         let ring = ctx.coordinates(of: shell)
+        for v in ring where !v.x.isFinite || !v.y.isFinite { return nil }
+        return ring
+    }
+
+    /// ``provesSimple(_:ctx:)`` with a GEOS context of its own (30 ns to make), so that it
+    /// runs on any thread: ``Region`` hands it to ``SpareCore``.
+    static func provesSimple(_ ring: [SIMD2<Double>]) -> Bool {
+        let ctx = GEOSContext()
         return ring.withUnsafeBufferPointer { provesSimple($0, ctx: ctx) }
     }
 
