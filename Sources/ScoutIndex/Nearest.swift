@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 import ScoutCore
 import ScoutGeodesy
@@ -69,6 +70,10 @@ extension PointSet.Snapshot {
                 var left = 0, right = tree.count - 1, axis = 0
                 while right - left > PackedTree.nodeSize {
                     let m = (left + right) >> 1
+                    // Both children's middle points, so that the next step's load is under
+                    // way before this step decides (see ``PackedTree/visit``).
+                    scout_prefetch(xy.baseAddress! + 2 * ((left + m - 1) >> 1))
+                    scout_prefetch(xy.baseAddress! + 2 * ((m + 1 + right) >> 1))
                     let c = xy[2 * m + axis]
                     if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
                     axis = 1 - axis

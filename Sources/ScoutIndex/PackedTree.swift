@@ -1,3 +1,4 @@
+import CPrefetch
 import Dispatch
 import Foundation
 import ScoutCore
@@ -146,9 +147,46 @@ public struct PackedTree: Sendable {
         if n == 0 { return }
         coords.withUnsafeBufferPointer { xy in
             entries.withUnsafeBufferPointer { ids in
-                // A node: left, right, axis; its bounds: four doubles.
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64) { stack in
+                // A node: left, right, axis; its bounds: four doubles. Ranges to read, found
+                // by the descent and read in batches (see `flush`): left, right, taken whole.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64 + 3 * PackedTree.batch) { stack in
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * 64) { bounds in
+                        let ranges = stack.baseAddress! + 3 * 64
+                        var pending = 0
+                        /// Reads the pending ranges: first one load per cache line of each
+                        /// (up to 8 lines), so that their misses overlap instead of being
+                        /// paid one range after another, then the points themselves.
+                        func flush() {
+                            for r in 0..<pending {
+                                let left = ranges[3 * r], right = ranges[3 * r + 1]
+                                var i = left
+                                if ranges[3 * r + 2] != 0 {
+                                    while i <= right {
+                                        if filter.includes(ids[i]) { visitor.member(ids[i], lon: xy[2 * i], lat: xy[2 * i + 1]) }
+                                        i += 1
+                                    }
+                                    continue
+                                }
+                                while i <= right {
+                                    let x = xy[2 * i], y = xy[2 * i + 1]
+                                    if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[i]) {
+                                        visitor.candidate(ids[i], lon: x, lat: y)
+                                    }
+                                    i += 1
+                                }
+                            }
+                            pending = 0
+                        }
+                        func later(_ left: Int, _ right: Int, whole: Bool) {
+                            if pending == PackedTree.batch { flush() }
+                            let last = min(right, left + 4 * PackedTree.nodeSize)
+                            var k = 2 * left
+                            while k <= 2 * last + 1 { scout_prefetch(xy.baseAddress! + k); k += 8 }
+                            var j = left
+                            while j <= last { scout_prefetch(ids.baseAddress! + j); j += 16 }
+                            ranges[3 * pending] = left; ranges[3 * pending + 1] = right; ranges[3 * pending + 2] = whole ? 1 : 0
+                            pending += 1
+                        }
                         var sp = 0
                         stack[0] = 0; stack[1] = n - 1; stack[2] = 0
                         bounds[0] = -.infinity; bounds[1] = -.infinity; bounds[2] = .infinity; bounds[3] = .infinity
@@ -159,28 +197,22 @@ public struct PackedTree: Sendable {
                             let bw = bounds[4 * sp], bs = bounds[4 * sp + 1], be = bounds[4 * sp + 2], bn = bounds[4 * sp + 3]
                             if bw >= west && be <= east && bs >= south && bn <= north
                                 && visitor.accepts(west: bw, south: bs, east: be, north: bn) {
-                                var i = left
-                                while i <= right {
-                                    if filter.includes(ids[i]) { visitor.member(ids[i], lon: xy[2 * i], lat: xy[2 * i + 1]) }
-                                    i += 1
-                                }
+                                later(left, right, whole: true)
                                 continue
                             }
                             if right - left <= PackedTree.nodeSize {
-                                var i = left
-                                while i <= right {
-                                    let x = xy[2 * i], y = xy[2 * i + 1]
-                                    if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[i]) {
-                                        visitor.candidate(ids[i], lon: x, lat: y)
-                                    }
-                                    i += 1
-                                }
+                                later(left, right, whole: false)
                                 continue
                             }
                             let m = (left + right) >> 1
+                            // The children's middle points, loaded beside this one: the next
+                            // step's load is then under way before this step decides.
+                            let m1 = (left + m - 1) >> 1, m2 = (m + 1 + right) >> 1
+                            scout_prefetch(xy.baseAddress! + 2 * m1)
+                            scout_prefetch(xy.baseAddress! + 2 * m2)
                             let x = xy[2 * m], y = xy[2 * m + 1]
                             if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[m]) {
-                                visitor.candidate(ids[m], lon: x, lat: y)
+                                later(m, m, whole: false)
                             }
                             let c = axis == 0 ? x : y
                             if (axis == 0 ? west : south) <= c {
@@ -196,11 +228,15 @@ public struct PackedTree: Sendable {
                                 sp += 1
                             }
                         }
+                        flush()
                     }
                 }
             }
         }
     }
+
+    /// Ranges a walk reads in one batch.
+    @usableFromInline static let batch = 16
 
     /// Calls `body(entry, lon, lat)` for every point in the box (edges inclusive; the box
     /// must not cross the antimeridian). Allocates nothing.
