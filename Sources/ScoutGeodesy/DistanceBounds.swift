@@ -171,6 +171,38 @@ public struct RadiusTest: Sendable {
         return dx * dx + dy * dy <= rInner2
     }
 
+    /// Whether the flat metric applies (radius up to 200 km, disc clear of the poles): then
+    /// ``bounds(lat:lon:)`` needs no trigonometry, and ``squaredBounds(lat:lon:)`` and
+    /// ``squaredLowerBound(west:south:east:north:)`` answer.
+    @inlinable public var isFlat: Bool { flat }
+
+    /// The squares of ``bounds(lat:lon:)``'s flat bounds (no square roots); only when
+    /// ``isFlat``, for a point of one of ``boxPair``'s boxes.
+    @inlinable @inline(__always)
+    public func squaredBounds(lat: Double, lon: Double) -> (lower: Double, upper: Double) {
+        let dy = lat - center.lat
+        var dx = lon - center.lon
+        if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
+        let ly = dy * kyLo, lx = dx * kxLo, uy = dy * kyHi, ux = dx * kxHi
+        return (ly * ly + lx * lx, uy * uy + ux * ux)
+    }
+
+    /// The square of a lower bound of the geodesic distance from the centre to every point
+    /// of the closed box, which must lie within one of ``boxPair``'s boxes; only when
+    /// ``isFlat``. The flat lower bound of ``bounds(lat:lon:)`` grows with the latitude and
+    /// longitude offsets, so over a box it is least at the box's point nearest the centre
+    /// on each axis.
+    @inlinable
+    public func squaredLowerBound(west: Double, south: Double, east: Double, north: Double) -> Double {
+        let dy = max(0, south - center.lat, center.lat - north)
+        var lo = west - center.lon, hi = east - center.lon
+        // The box lies within 200 km of the centre: both ends wrap alike.
+        if lo > 180 { lo -= 360; hi -= 360 } else if hi < -180 { lo += 360; hi += 360 }
+        let dx = max(0, lo, -hi)
+        let ly = dy * kyLo, lx = dx * kxLo
+        return ly * ly + lx * lx
+    }
+
     /// Exact membership of the point `(lat, lon)`: geodesic distance ≤ radius.
     @inlinable
     public func contains(lat: Double, lon: Double) -> Bool {

@@ -17,6 +17,57 @@ private struct QueueItem {
     var west: Double, south: Double, east: Double, north: Double
 }
 
+/// The walker of ``PointSet/Snapshot/nearestCandidates(origin:k:within:filter:)``: keeps
+/// the k smallest upper bounds met so far in a max-heap, and every point whose lower bound
+/// is within the largest of them (plus 1 mm) when met.
+private struct NearestCandidates: NearestWalker {
+    let test: RadiusTest
+    let k: Int
+    let heap: UnsafeMutableBufferPointer<Double>
+    let filter: ((EntryRef) -> Bool)?
+    let snapshot: PointSet.Snapshot
+    /// Whether the level walked has no removed entries.
+    var clean = true
+    var held = 0
+    /// The square of the k-th smallest upper bound plus 1 mm; infinite until k are held.
+    var cap2 = Double.infinity
+    var out: [BoundedRef] = []
+
+    init(test: RadiusTest, k: Int, heap: UnsafeMutableBufferPointer<Double>, filter: ((EntryRef) -> Bool)?, snapshot: PointSet.Snapshot) {
+        (self.test, self.k, self.heap, self.filter, self.snapshot) = (test, k, heap, filter, snapshot)
+    }
+
+    @inline(__always) func skips(west: Double, south: Double, east: Double, north: Double) -> Bool {
+        test.squaredLowerBound(west: west, south: south, east: east, north: north) > cap2
+    }
+
+    @inline(__always) mutating func take(_ e: Int32, lon: Double, lat: Double) {
+        let (lo2, hi2) = test.squaredBounds(lat: lat, lon: lon)
+        guard lo2 <= cap2, clean || snapshot.isLive(e), filter?(EntryRef(index: e)) != false else { return }
+        let hi = hi2.squareRoot()
+        out.append(BoundedRef(ref: EntryRef(index: e), lower: lo2.squareRoot(), upper: hi, point: GeoPoint(lat: lat, lon: lon)))
+        if held < k {
+            var i = held
+            heap[i] = hi
+            held += 1
+            while i > 0, heap[(i - 1) >> 1] < heap[i] { heap.swapAt(i, (i - 1) >> 1); i = (i - 1) >> 1 }
+        } else if hi < heap[0] {
+            heap[0] = hi
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < k && heap[l] > heap[m] { m = l }
+                if r < k && heap[r] > heap[m] { m = r }
+                if m == i { break }
+                heap.swapAt(i, m)
+                i = m
+            }
+        } else { return }
+        if held == k { cap2 = (heap[0] + 0.001) * (heap[0] + 0.001) }
+    }
+}
+
 extension PointSet.Snapshot {
     /// The `k` live points nearest to `origin` by WGS84 geodesic distance (millimetre
     /// rounded), sorted by distance then id, optionally no farther than `maxDistance`.
@@ -32,6 +83,13 @@ extension PointSet.Snapshot {
         // answer, an exact radius search collects every candidate, and the exact top k is
         // taken from those. Growing the radius is capped; past it, best-first search.
         if k <= 1024, var radius = seedRadius(origin: origin, k: k, filter: filter) {
+            // The k nearest within the seed radius, found by a depth-first walk whose bound
+            // shrinks as it goes; unless a point beyond the seed radius could tie the k-th.
+            if radius < maxDistance, radius <= Self.localSearchLimit,
+               let candidates = nearestCandidates(origin: origin, k: k, within: radius, filter: filter) {
+                let top = nearestFirst(candidates, from: origin, limit: k)
+                if let last = top.last, top.count == k, last.distance + 0.0005 <= radius { return top }
+            }
             while radius <= Self.localSearchLimit {
                 let r = min(radius, maxDistance)
                 let matches = boundedEntries(within: r, of: origin, where: filter)
@@ -51,21 +109,64 @@ extension PointSet.Snapshot {
         return nearestBestFirst(to: origin, k: k, maxDistance: maxDistance, where: filter)
     }
 
+    /// Every live point within `radius` of `origin` (that `filter` keeps) that could be
+    /// among the k nearest, with its distance bounds; `nil` where the flat metric does not
+    /// apply (near the poles).
+    ///
+    /// A depth-first walk over the boxes of the disc, nearer child first (nanoflann's
+    /// order): the k smallest upper bounds seen so far cap the k-th nearest distance, and a
+    /// node or point whose lower bound exceeds that cap (plus 1 mm, for points that round to
+    /// the same millimetre) is skipped. Every point it skips has a lower bound above the
+    /// final cap, so the candidates hold every point ``nearestFirst(_:from:limit:)`` would
+    /// measure among all the disc's points, and the same k come out.
+    func nearestCandidates(origin: GeoPoint, k: Int, within radius: Double, filter: ((EntryRef) -> Bool)?) -> [BoundedRef]? {
+        let test = RadiusTest(center: origin, radius: radius)
+        guard test.isFlat else { return nil }
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: k) { heap -> [BoundedRef] in
+            var walker = NearestCandidates(test: test, k: k, heap: heap, filter: filter, snapshot: self)
+            walker.out.reserveCapacity(4 * k + 16)
+            func walk(_ box: GeoBox) {
+                for (li, tree) in levels.enumerated() where tree.count > 0 {
+                    walker.clean = cleanLevels[li]
+                    tree.nearestWalk(box: box, origin: origin, &walker)
+                }
+                walker.clean = false
+                var i = bufferStart
+                while i < table.count {
+                    let p = table.position(Int32(i))
+                    if p.lon >= box.west && p.lon <= box.east && p.lat >= box.south && p.lat <= box.north {
+                        walker.take(Int32(i), lon: p.lon, lat: p.lat)
+                    }
+                    i += 1
+                }
+            }
+            let (first, second) = test.boxPair
+            walk(first)
+            if let second { walk(second) }
+            // Candidates taken before the cap came down to them are dropped.
+            let cap = walker.cap2.squareRoot()
+            walker.out.removeAll { $0.lower > cap }
+            return walker.out
+        }
+    }
+
     /// Largest radius the local fast path of ``nearest(to:k:maxDistance:where:)`` grows to.
     static var localSearchLimit: Double { 200_000 }
 
     /// An upper bound of the k-th nearest distance from the points of the largest level's
     /// leaf that holds the origin (`nil` when the set is empty); at least 100 m.
+    ///
+    /// Each point's bound is the length of the straight path from the origin in the
+    /// longitude/latitude chart, under the largest radii of curvature over the latitudes
+    /// the leaf and the origin span: `√((M_max·Δφ)² + (N·cos φ)_max·Δλ)²)` (as
+    /// ``RadiusTest/bounds(lat:lon:)``'s upper bound), so three trigonometric calls serve
+    /// the whole leaf, and the k-th smallest is selected, not sorted.
     func seedRadius(origin: GeoPoint, k: Int, filter: ((EntryRef) -> Bool)?) -> Double? {
         guard let li = levels.indices.max(by: { levels[$0].count < levels[$1].count }), levels[li].count > 0 else {
             return table.count > bufferStart ? 1000 : nil
         }
         let tree = levels[li], clean = cleanLevels[li]
-        // The leaf's points, keyed by a flat proxy of their distance (no trigonometry).
-        var near: [(proxy: Double, point: GeoPoint)] = []
-        near.reserveCapacity(PackedTree.nodeSize + 1)
-        let cosOrigin = cos(origin.lat * .pi / 180)
-        tree.coords.withUnsafeBufferPointer { xy in
+        return tree.coords.withUnsafeBufferPointer { xy in
             tree.entries.withUnsafeBufferPointer { ids in
                 var left = 0, right = tree.count - 1, axis = 0
                 while right - left > PackedTree.nodeSize {
@@ -78,27 +179,43 @@ extension PointSet.Snapshot {
                     if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
                     axis = 1 - axis
                 }
-                for j in left...max(left, right) where j <= right && (clean || isLive(ids[j])) && filter?(EntryRef(index: ids[j])) != false {
-                    let lon = xy[2 * j], lat = xy[2 * j + 1]
-                    var dx = abs(lon - origin.lon)
-                    if dx > 180 { dx = 360 - dx }
-                    dx *= cosOrigin
-                    let dy = lat - origin.lat
-                    near.append((dx * dx + dy * dy, GeoPoint(lat: lat, lon: lon)))
+                return withUnsafeTemporaryAllocation(of: Double.self, capacity: PackedTree.nodeSize + 1) { squares -> Double in
+                    // The leaf's points (those the search may return), and the latitudes spanned.
+                    var n = 0
+                    var south = origin.lat, north = origin.lat
+                    var j = left
+                    while j <= right {
+                        if (clean || isLive(ids[j])) && filter?(EntryRef(index: ids[j])) != false {
+                            let lat = xy[2 * j + 1]
+                            south = min(south, lat); north = max(north, lat)
+                            squares[n] = Double(j)   // the position for now; the bound below
+                            n += 1
+                        }
+                        j += 1
+                    }
+                    guard n > 0 else { return 1000 }
+                    let rad = Double.pi / 180, slack = 1 + 1e-9
+                    let absMin = (south <= 0 && north >= 0) ? 0 : min(abs(south), abs(north)) * rad
+                    let absMax = max(abs(south), abs(north)) * rad
+                    let ky = WGS84.meridianRadius(latitudeRadians: absMax) * rad * slack
+                    let kx = WGS84.primeVerticalRadius(latitudeRadians: absMin) * cos(absMin) * rad * slack
+                    var largest = 0.0
+                    for i in 0..<n {
+                        let p = Int(squares[i])
+                        var dx = abs(xy[2 * p] - origin.lon)
+                        if dx > 180 { dx = 360 - dx }
+                        let x = dx * kx, y = (xy[2 * p + 1] - origin.lat) * ky
+                        squares[i] = x * x + y * y
+                        largest = max(largest, squares[i])
+                    }
+                    guard n >= k else { return max(100, (largest.squareRoot() + 1e-6) * 4) }
+                    // Any k points lie within the largest of their upper bounds, so the k-th
+                    // smallest bounds the k-th nearest distance.
+                    let kth = quickselect(UnsafeMutableBufferPointer(rebasing: squares[0..<n]), k - 1)
+                    return max(kth.squareRoot() + 1e-6, 100)
                 }
             }
         }
-        @inline(__always) func upper(_ p: GeoPoint) -> Double {
-            DistanceBounds.haversine(p, origin) * WGS84.sphereToEllipsoidMax + 1e-6
-        }
-        guard near.count >= k else {
-            return max(100, (near.map { upper($0.point) }.max() ?? 250) * 4)
-        }
-        // Any k points lie within the largest of their upper bounds, so that bounds the
-        // k-th nearest distance: measure only the k the proxy ranks first.
-        near.sort { $0.proxy < $1.proxy }
-        let kth = near.prefix(k).reduce(0) { max($0, upper($1.point)) }
-        return max(kth, 100)
     }
 
     /// Best-first k-nearest search over every level with great-circle node bounds (the

@@ -149,9 +149,11 @@ public struct PackedTree: Sendable {
             entries.withUnsafeBufferPointer { ids in
                 // A node: left, right, axis; its bounds: four doubles. Ranges to read, found
                 // by the descent and read in batches (see `flush`): left, right, taken whole.
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64 + 3 * PackedTree.batch) { stack in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64 + 3 * PackedTree.batch + PackedTree.nodeSize / 8 + 1) { stack in
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * 64) { bounds in
                         let ranges = stack.baseAddress! + 3 * 64
+                        let picked = UnsafeMutableRawPointer(ranges + 3 * PackedTree.batch).assumingMemoryBound(to: UInt8.self)
+                        @inline(__always) func bit(_ b: Bool) -> Int { b ? 1 : 0 }
                         var pending = 0
                         /// Reads the pending ranges: first one load per cache line of each
                         /// (up to 8 lines), so that their misses overlap instead of being
@@ -167,12 +169,19 @@ public struct PackedTree: Sendable {
                                     }
                                     continue
                                 }
+                                // A leaf (at most nodeSize + 1 points): first which points lie in
+                                // the box, without branches (for a box cutting the leaf, each
+                                // test is a coin toss to the branch predictor), then those.
+                                var count = 0
                                 while i <= right {
                                     let x = xy[2 * i], y = xy[2 * i + 1]
-                                    if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[i]) {
-                                        visitor.candidate(ids[i], lon: x, lat: y)
-                                    }
+                                    picked[count] = UInt8(truncatingIfNeeded: i - left)
+                                    count += bit(x >= west) & bit(x <= east) & bit(y >= south) & bit(y <= north)
                                     i += 1
+                                }
+                                for k in 0..<count {
+                                    let j = left + Int(picked[k])
+                                    if filter.includes(ids[j]) { visitor.candidate(ids[j], lon: xy[2 * j], lat: xy[2 * j + 1]) }
                                 }
                             }
                             pending = 0
@@ -238,6 +247,72 @@ public struct PackedTree: Sendable {
     /// Ranges a walk reads in one batch.
     @usableFromInline static let batch = 16
 
+    /// Hands `walker` the points of `box` (which does not cross the antimeridian) depth
+    /// first, the child on `origin`'s side first, skipping every node whose bounds (clipped
+    /// to the box) ``NearestWalker/skips(west:south:east:north:)`` refuses; its answer may
+    /// change as the walker takes points (a nearest search skips what lies beyond its
+    /// shrinking bound). Allocates nothing.
+    @inlinable
+    public func nearestWalk<W: NearestWalker>(box: GeoBox, origin: GeoPoint, _ walker: inout W) {
+        let n = entries.count
+        if n == 0 { return }
+        let (west, south, east, north) = (box.west, box.south, box.east, box.north)
+        coords.withUnsafeBufferPointer { xy in
+            entries.withUnsafeBufferPointer { ids in
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64) { stack in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * 64) { bounds in
+                        @inline(__always) func point(_ i: Int) {
+                            let x = xy[2 * i], y = xy[2 * i + 1]
+                            if x >= west && x <= east && y >= south && y <= north { walker.take(ids[i], lon: x, lat: y) }
+                        }
+                        @inline(__always) func push(_ left: Int, _ right: Int, _ axis: Int, _ w: Double, _ s: Double, _ e: Double, _ nn: Double,
+                                                    _ sp: inout Int) {
+                            guard left <= right else { return }
+                            scout_prefetch(xy.baseAddress! + 2 * ((left + right) >> 1))
+                            stack[3 * sp] = left; stack[3 * sp + 1] = right; stack[3 * sp + 2] = axis
+                            bounds[4 * sp] = w; bounds[4 * sp + 1] = s; bounds[4 * sp + 2] = e; bounds[4 * sp + 3] = nn
+                            sp += 1
+                        }
+                        var sp = 0
+                        push(0, n - 1, 0, west, south, east, north, &sp)
+                        while sp > 0 {
+                            sp -= 1
+                            let left = stack[3 * sp], right = stack[3 * sp + 1], axis = stack[3 * sp + 2]
+                            let bw = bounds[4 * sp], bs = bounds[4 * sp + 1], be = bounds[4 * sp + 2], bn = bounds[4 * sp + 3]
+                            if walker.skips(west: bw, south: bs, east: be, north: bn) { continue }
+                            if right - left <= PackedTree.nodeSize {
+                                for i in left...right { point(i) }
+                                continue
+                            }
+                            let m = (left + right) >> 1
+                            point(m)
+                            let c = axis == 0 ? xy[2 * m] : xy[2 * m + 1]
+                            // Children clipped to the box; the one on the origin's side last
+                            // (popped first).
+                            let lowSide = (axis == 0 ? west : south) <= c, highSide = (axis == 0 ? east : north) >= c
+                            let originLow = (axis == 0 ? origin.lon : origin.lat) < c
+                            @inline(__always) func pushLow() {
+                                if axis == 0 { push(left, m - 1, 1, bw, bs, min(be, c), bn, &sp) }
+                                else { push(left, m - 1, 0, bw, bs, be, min(bn, c), &sp) }
+                            }
+                            @inline(__always) func pushHigh() {
+                                if axis == 0 { push(m + 1, right, 1, max(bw, c), bs, be, bn, &sp) }
+                                else { push(m + 1, right, 0, bw, max(bs, c), be, bn, &sp) }
+                            }
+                            if originLow {
+                                if highSide { pushHigh() }
+                                if lowSide { pushLow() }
+                            } else {
+                                if lowSide { pushLow() }
+                                if highSide { pushHigh() }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Calls `body(entry, lon, lat)` for every point in the box (edges inclusive; the box
     /// must not cross the antimeridian). Allocates nothing.
     @inlinable
@@ -259,6 +334,14 @@ public protocol PointVisitor {
     mutating func candidate(_ entry: Int32, lon: Double, lat: Double)
     /// A point of a box the visitor accepted.
     mutating func member(_ entry: Int32, lon: Double, lat: Double)
+}
+
+/// What a ``PackedTree/nearestWalk(box:origin:_:)`` does with the nodes and points it meets.
+public protocol NearestWalker {
+    /// Whether no point of the closed box can be among the answers (now).
+    func skips(west: Double, south: Double, east: Double, north: Double) -> Bool
+    /// A point of the walk's box.
+    mutating func take(_ entry: Int32, lon: Double, lat: Double)
 }
 
 /// Which entries of a tree a walk sees (the live ones of a snapshot, or all).

@@ -10,7 +10,8 @@ import ScoutIndex
 // means is printed per round and over all rounds.
 // Run: `bash scripts/bench-mean.sh` (or `swift run -c release MeanPerQuery` here).
 // Environment: ROUNDS (default 3), BUILD_ROUNDS (default ROUNDS), ONLY (a row-name prefix),
-// PEER=0 (time Scout alone, for profiling Scout's side under perf or callgrind).
+// PEER=0 (time Scout alone, for profiling Scout's side under perf or callgrind), BUCKETS=1
+// (radius and nearest per query, grouped by the points within 4 km).
 
 func seconds(_ body: () -> Void) -> Double {
     let t0 = DispatchTime.now().uptimeNanoseconds
@@ -75,6 +76,28 @@ func compare(_ name: String, count: Int, scout: (Int) -> Int, peer: (Int) -> Int
 }
 
 let q = data.queries
+
+// `BUCKETS=1`: radius 4 km and nearest k=10 timed query by query, grouped by how many points
+// lie within 4 km of the centre (one pass of each system, alternating per query).
+if ProcessInfo.processInfo.environment["BUCKETS"] == "1" {
+    let edges = [0, 10, 50, 200, 1_000, Int.max]
+    var rows = [[Double]](repeating: [0, 0, 0, 0, 0], count: edges.count - 1)   // count, radius S, G, nearest S, G
+    for i in 0..<q.count {
+        var n = 0
+        let rs = seconds { n = snap.entries(within: 4000, of: q[i]).count }
+        let rg = seconds { _ = baseline.radius(center: q[i], meters: 4000) }
+        let ns = seconds { _ = snap.nearest(to: q[i], k: 10) }
+        let ng = seconds { _ = baseline.nearest(to: q[i], k: 10) }
+        let b = edges.firstIndex { $0 > n }! - 1
+        rows[b][0] += 1; rows[b][1] += rs; rows[b][2] += rg; rows[b][3] += ns; rows[b][4] += ng
+    }
+    print("points within 4 km | queries | radius Scout | GEOS | ratio | nearest Scout | GEOS | ratio")
+    for (b, r) in rows.enumerated() where r[0] > 0 {
+        let c = r[0] / 1e6
+        print(String(format: "%d–%d | %.0f | %.2f us | %.2f us | %.1fx | %.2f us | %.2f us | %.1fx", edges[b], edges[b + 1] - 1, r[0],
+                     r[1] / c, r[2] / c, r[2] / r[1], r[3] / c, r[4] / c, r[4] / r[3]))
+    }
+}
 compare("radius 4 km", count: q.count, scout: { snap.entries(within: 4000, of: q[$0]).count },
         peer: { baseline.radius(center: q[$0], meters: 4000).count })
 compare("nearest k=10", count: q.count, scout: { snap.nearest(to: q[$0], k: 10).count },
