@@ -87,7 +87,7 @@ extension PointSet.Snapshot {
             // shrinks as it goes; unless a point beyond the seed radius could tie the k-th.
             if radius < maxDistance, radius <= Self.localSearchLimit,
                let candidates = nearestCandidates(origin: origin, k: k, within: radius, filter: filter) {
-                let top = nearestFirst(candidates, from: origin, limit: k)
+                let top = nearestFirst(candidates, from: origin, limit: k, capped: true)
                 if let last = top.last, top.count == k, last.distance + 0.0005 <= radius { return top }
             }
             while radius <= Self.localSearchLimit {
@@ -211,11 +211,30 @@ extension PointSet.Snapshot {
                     guard n >= k else { return max(100, (largest.squareRoot() + 1e-6) * 4) }
                     // Any k points lie within the largest of their upper bounds, so the k-th
                     // smallest bounds the k-th nearest distance.
-                    let kth = quickselect(UnsafeMutableBufferPointer(rebasing: squares[0..<n]), k - 1)
+                    let kth = smallest(k, of: UnsafeMutableBufferPointer(rebasing: squares[0..<n]))
                     return max(kth.squareRoot() + 1e-6, 100)
                 }
             }
         }
+    }
+
+    /// The k-th smallest of a few values (at most a leaf's), reordering them: the first k
+    /// kept sorted by insertion, each later value placed only when it is smaller than the
+    /// k-th so far (rare once the first k are in), so the branches are predictable.
+    private func smallest(_ k: Int, of values: UnsafeMutableBufferPointer<Double>) -> Double {
+        for i in 1..<min(k, values.count) {
+            let v = values[i]
+            var j = i
+            while j > 0, values[j - 1] > v { values[j] = values[j - 1]; j -= 1 }
+            values[j] = v
+        }
+        for i in k..<values.count where values[i] < values[k - 1] {
+            let v = values[i]
+            var j = k - 1
+            while j > 0, values[j - 1] > v { values[j] = values[j - 1]; j -= 1 }
+            values[j] = v
+        }
+        return values[k - 1]
     }
 
     /// Best-first k-nearest search over every level with great-circle node bounds (the

@@ -77,12 +77,18 @@ extension PointSet.Snapshot {
     /// The `limit` matches nearest to `origin`, with exact millimetre distances, sorted by
     /// distance then id. Only matches whose lower bound can reach the top are measured.
     public func nearestFirst(_ matches: [BoundedRef], from origin: GeoPoint, limit: Int) -> [DistancedRef] {
+        nearestFirst(matches, from: origin, limit: limit, capped: false)
+    }
+
+    /// ``nearestFirst(_:from:limit:)``; `capped` when every match's lower bound is already
+    /// within the cap it would compute (``nearestCandidates(origin:k:within:filter:)``'s).
+    func nearestFirst(_ matches: [BoundedRef], from origin: GeoPoint, limit: Int, capped: Bool) -> [DistancedRef] {
         if matches.isEmpty || limit <= 0 { return [] }
         // Every match when there are no more than `limit`; else those whose lower bound is
         // within 1 mm (points that could tie a member once rounded) of the limit-th smallest
         // upper bound, which caps every member of the top.
         var cap = Double.infinity
-        if matches.count > limit {
+        if matches.count > limit && !capped {
             cap = withUnsafeTemporaryAllocation(of: Double.self, capacity: matches.count) { uppers in
                 for (i, m) in matches.enumerated() { (uppers.baseAddress! + i).initialize(to: m.upper) }
                 return quickselect(uppers, limit - 1)

@@ -281,3 +281,37 @@ extension RadiusTestTests {
         }
     }
 }
+
+extension RadiusTestTests {
+    /// The flat bounds a nearest search prunes with: a box's squared lower bound never
+    /// exceeds the squared geodesic to any of its points, and a point's squared bounds
+    /// bracket its squared geodesic, for boxes and points of the disc's boxes.
+    @Test func squaredBoundsBracketTheGeodesic() async {
+        await propertyCheck(count: 200, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let c = Scenario.center(&rng)
+            let r = rng.logUniform(10, 200_000)
+            let test = RadiusTest(center: c, radius: r)
+            guard test.isFlat else { return }
+            var log = FailureLog()
+            for _ in 0..<60 {
+                let b = rng.pick(test.boxes)
+                let f = rng.pick([1.0, 0.5, 0.1, 0.01])
+                let w = (b.east - b.west) * f, h = (b.north - b.south) * f
+                let west = rng.uniform(b.west, b.east - w), south = rng.uniform(b.south, b.north - h)
+                let box = GeoBox(west: west, south: south, east: west + w, north: south + h)
+                let floor2 = test.squaredLowerBound(west: box.west, south: box.south, east: box.east, north: box.north)
+                for _ in 0..<8 {
+                    let p = GeoPoint(lat: rng.uniform(box.south, box.north), lon: rng.pick([box.west, box.east, rng.uniform(box.west, box.east)]))
+                    let d = Geodesic.distance(c, p)
+                    let (lo2, hi2) = test.squaredBounds(lat: p.lat, lon: p.lon)
+                    log.check(floor2.squareRoot() <= d + 1e-6, "center \(c) r \(r): box \(box) lower bound \(floor2.squareRoot()) above \(p) at \(d)")
+                    log.check(lo2.squareRoot() <= d + 1e-6 && d <= hi2.squareRoot() + 1e-6,
+                              "center \(c) r \(r): \(p) at \(d) outside \(lo2.squareRoot())...\(hi2.squareRoot())")
+                }
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+}
+
