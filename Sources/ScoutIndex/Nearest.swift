@@ -72,16 +72,20 @@ extension PointSet.Snapshot {
     /// The `k` live points nearest to `origin` by WGS84 geodesic distance (millimetre
     /// rounded), sorted by distance then id, optionally no farther than `maxDistance`.
     ///
-    /// Best-first search over every level with great-circle node bounds; `filter` runs
-    /// inside the search, so k matching points come back whenever k exist.
+    /// Local answers (k ≤ 1,024, within 200 km, away from the poles) come from a
+    /// depth-first walk with a shrinking bound inside a seed radius taken from the origin's
+    /// leaf (``nearestCandidates(origin:k:within:filter:)``); the rest from a radius search
+    /// grown from the seed, or best-first search over every level with great-circle node
+    /// bounds. `filter` runs inside the search, so k matching points come back whenever k
+    /// exist.
     ///
     /// - Complexity: about O(log n + k) node visits for clustered data.
     public func nearest(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
                         where filter: ((EntryRef) -> Bool)? = nil) -> [DistancedRef] {
         guard k > 0 else { return [] }
-        // Fast path for local answers: the k-th nearest of the origin's own leaf bounds the
-        // answer, an exact radius search collects every candidate, and the exact top k is
-        // taken from those. Growing the radius is capped; past it, best-first search.
+        // Local answers: the k-th nearest of the origin's own leaf bounds the answer; the
+        // walk, or else an exact radius search, collects every candidate, and the exact top
+        // k is taken from those. Growing the radius is capped; past it, best-first search.
         if k <= 1024, var radius = seedRadius(origin: origin, k: k, filter: filter) {
             // The k nearest within the seed radius, found by a depth-first walk whose bound
             // shrinks as it goes; unless a point beyond the seed radius could tie the k-th.
