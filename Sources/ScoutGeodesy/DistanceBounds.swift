@@ -124,10 +124,8 @@ public struct RadiusTest: Sendable {
             let absMin = (lo <= 0 && hi >= 0) ? 0 : min(abs(lo), abs(hi))
             let absMax = max(abs(lo), abs(hi))
             // M grows and N·cos φ shrinks with |φ|.
-            let mMin = WGS84.meridianRadius(latitudeRadians: absMin)
-            let mMax = WGS84.meridianRadius(latitudeRadians: absMax)
-            let cMax = WGS84.primeVerticalRadius(latitudeRadians: absMin) * cos(absMin)
-            let cMin = WGS84.primeVerticalRadius(latitudeRadians: absMax) * cos(absMax)
+            let (mMin, cMax) = WGS84.curvatureRadii(latitudeRadians: absMin)
+            let (mMax, cMin) = WGS84.curvatureRadii(latitudeRadians: absMax)
             let slack = 1e-9
             kyLo = mMin * rad * (1 - slack); kyHi = mMax * rad * (1 + slack)
             kxLo = cMin * rad * (1 - slack); kxHi = cMax * rad * (1 + slack)

@@ -35,10 +35,14 @@ public enum WGS84 {
         return a * (1 - e2) / (w * w.squareRoot())
     }
 
-    /// Radius of curvature in the prime vertical, N(φ), for a latitude in radians.
+    /// The radius of curvature in the meridian, M(φ) (as ``meridianRadius(latitudeRadians:)``),
+    /// and the radius of the parallel, N(φ)·cos φ, where N is the radius of curvature in the
+    /// prime vertical, for a latitude in radians: one sine and one cosine for both.
     @inlinable
-    public static func primeVerticalRadius(latitudeRadians phi: Double) -> Double {
-        a / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+    public static func curvatureRadii(latitudeRadians phi: Double) -> (meridian: Double, parallel: Double) {
+        let s = sin(phi), c = cos(phi)
+        let w = 1 - e2 * s * s
+        return (a * (1 - e2) / (w * w.squareRoot()), a / w.squareRoot() * c)
     }
 
     /// Earth-centred, earth-fixed coordinates of a point on the ellipsoid surface, in metres.

@@ -183,6 +183,11 @@ extension PointSet.Snapshot {
                     if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
                     axis = 1 - axis
                 }
+                // The whole leaf at once, so that its misses overlap.
+                var line = 2 * left
+                while line <= 2 * right + 1 { scout_prefetch(xy.baseAddress! + line); line += 8 }
+                scout_prefetch(ids.baseAddress! + left)
+                scout_prefetch(ids.baseAddress! + right)
                 return withUnsafeTemporaryAllocation(of: Double.self, capacity: PackedTree.nodeSize + 1) { squares -> Double in
                     // The leaf's points (those the search may return), and the latitudes spanned.
                     var n = 0
@@ -202,7 +207,7 @@ extension PointSet.Snapshot {
                     let absMin = (south <= 0 && north >= 0) ? 0 : min(abs(south), abs(north)) * rad
                     let absMax = max(abs(south), abs(north)) * rad
                     let ky = WGS84.meridianRadius(latitudeRadians: absMax) * rad * slack
-                    let kx = WGS84.primeVerticalRadius(latitudeRadians: absMin) * cos(absMin) * rad * slack
+                    let kx = WGS84.curvatureRadii(latitudeRadians: absMin).parallel * rad * slack
                     var largest = 0.0
                     for i in 0..<n {
                         let p = Int(squares[i])
