@@ -57,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // k = 10 nearest, exact geodesic order.
-    Benchmark("nearest k=10 / Scout best-first") { b in
+    Benchmark("nearest k=10 / Scout") { b in
         let s = scoutSet.snapshot()
         for _ in b.scaledIterations { blackHole(s.nearest(to: nextQuery(), k: 10)) }
     }
