@@ -50,25 +50,50 @@ public struct BoundaryGrid: Sendable {
         let cols = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height
-        (columns, self.rows, scaleX, scaleY) = (cols, rows, sx, sy)
         // Margin, in cells, for the rounding of cell coordinates and of interpolated pieces.
         let magnitude = max(1, abs(envelope.west), abs(envelope.east), abs(envelope.south), abs(envelope.north))
         let margin = 1e-9 + 16 * magnitude * Double.ulpOfOne * max(sx, sy)
-        let (x0, y0) = (west, south)
-        cells = [UInt8](unsafeUninitializedCapacity: cols * rows) { buf, count in
+        let (x0, y0) = (envelope.west, envelope.south)
+        // Marking work is bounded: a segment costs a piece per cell it spans, so many long
+        // segments over a long, thin envelope (a 20,000-vertex comb across 358° of
+        // longitude and 0.02° of latitude: 26,758 columns, 5e8 pieces, 20 s) would cost far
+        // more than the cells are worth. Past the budget, every cell is a boundary cell:
+        // GEOS judges each candidate, as for a region without area.
+        let budget = Self.piecesPerCell * cols * rows + 4 * vertexCount
+        var marked = true
+        let built = [UInt8](unsafeUninitializedCapacity: cols * rows) { buf, count in
             buf.initialize(repeating: Self.free)
             count = cols * rows
-            for ring in rings where ring.count > 1 {
+            var pieces = 0
+            rings: for ring in rings where ring.count > 1 {
                 var a = SIMD2((ring[0].x - x0) * sx, (ring[0].y - y0) * sy)
                 for i in 1..<ring.count {
                     let b = SIMD2((ring[i].x - x0) * sx, (ring[i].y - y0) * sy)
-                    Self.mark(from: a, to: b, margin: margin, in: buf, columns: cols, rows: rows)
+                    pieces &+= Self.mark(from: a, to: b, margin: margin, in: buf, columns: cols, rows: rows)
+                    if pieces > budget { marked = false; break rings }
                     a = b
                 }
             }
-            Self.label(buf, columns: cols) { cx, cy in judge(x0 + (Double(cx) + 0.5) / sx, y0 + (Double(cy) + 0.5) / sy) }
+            if marked {
+                Self.label(buf, columns: cols) { cx, cy in judge(x0 + (Double(cx) + 0.5) / sx, y0 + (Double(cy) + 0.5) / sy) }
+            }
         }
+        guard marked else {
+            (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [Self.boundary])
+            return
+        }
+        (columns, self.rows, scaleX, scaleY, cells) = (cols, rows, sx, sy, built)
     }
+
+    /// Pieces of ring segments a grid marks per cell before it gives up (see
+    /// ``init(rings:envelope:vertexCount:judge:)``). A segment shorter than a cell is one
+    /// piece, and a grid has about 2 cells a vertex, so such rings mark about half a piece a
+    /// cell.
+    static let piecesPerCell = 16
+
+    /// Whether the grid decides any point itself (`false` when it gave up on marking, or the
+    /// region has no area: then GEOS judges every candidate).
+    package var decidesPoints: Bool { cells.count > 1 }
 
     /// What the grid knows of the point `(lon, lat)` without asking GEOS: `.inside` or
     /// `.outside` when its cell meets no ring (the cell's verdict came from GEOS),
@@ -104,8 +129,9 @@ public struct BoundaryGrid: Sendable {
     /// spanning a cell or more is cut into pieces shorter than a cell each way, so a
     /// diagonal marks a band of cells, not its whole bounding box; a piece's box (with the
     /// margin) meets at most 2 × 2 cells but in rare rounding cases.
+    /// Returns the number of pieces marked.
     private static func mark(from a: SIMD2<Double>, to b: SIMD2<Double>, margin: Double,
-                             in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) {
+                             in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) -> Int {
         let pieces = Int(max(abs(b.x - a.x), abs(b.y - a.y))) &+ 1
         // Scalar arithmetic (the same operations as on `SIMD2`, element by element, which
         // the optimiser leaves as slower generic calls).
@@ -131,6 +157,7 @@ public struct BoundaryGrid: Sendable {
             }
             (px, py) = (qx, qy)
         }
+        return pieces
     }
 
     /// Verdicts for the free cells: each edge-connected area of them takes the judge's

@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 import ScoutCore
 import ScoutGeometry
@@ -64,6 +65,42 @@ import Testing
         let decided = check(region, [triangle], points, &log)
         #expect(log.isEmpty, "\(log.summary)")
         #expect(decided >= 1500, "decided \(decided) of \(points.count)")
+    }
+
+    /// A comb of 1,000 teeth, each across 358° of longitude, stacked within 0.002° of
+    /// latitude: its thin envelope gets 8,000 columns and each tooth spans them all (32 million
+    /// pieces to mark). The grid gives up past its budget and leaves every point to GEOS,
+    /// whose verdicts stay exact; a normal polygon of as many vertices keeps its grid.
+    @Test func markingIsBoundedOnLongThinEnvelopes() throws {
+        var comb: [SIMD2<Double>] = []
+        let d = 1e-6
+        for i in 0..<1_000 {
+            let y = Double(2 * i) * d
+            comb += [SIMD2(-179, y), SIMD2(179, y), SIMD2(179, y + d), SIMD2(-178, y + d)]
+        }
+        let top = 2_000 * d
+        comb += [SIMD2(-179, top), SIMD2(-179.5, top), SIMD2(-179.5, 0), SIMD2(-179, 0)]
+        let region = try Region.polygon([comb])
+        let gaveUp = !region.boundaryGrid.decidesPoints
+        #expect(gaveUp, "the grid marked 32 million pieces instead of giving up")
+        var log = FailureLog()
+        var rng = SplitMix64(seed: 11)
+        // Points of the envelope, many on or next to a tooth.
+        let points: [SIMD2<Double>] = (0..<2_000).map { _ in
+            SIMD2(rng.uniform(-179.5, 179), rng.chance(0.5) ? Double(rng.int(0...2_000)) * d : rng.uniform(0, top))
+        }
+        #expect(check(region, [[comb]], points, &log) == 0)
+        for p in points {
+            log.check(region.covers(lon: p.x, lat: p.y) == PlanarPolygons.covers([[comb]], p), "covers(\(p.x), \(p.y)) differs from the oracle")
+        }
+        #expect(log.isEmpty, "\(log.summary)")
+        var star: [SIMD2<Double>] = (0..<4_003).map { i in
+            let a = Double(i) * 2 * .pi / 4_003, r = i % 2 == 0 ? 1.0 : 0.9
+            return SIMD2(10 + r * cos(a), 20 + r * sin(a))
+        }
+        star.append(star[0])
+        let starDecides = try Region.polygon([star]).boundaryGrid.decidesPoints
+        #expect(starDecides, "a 4,003-vertex star lost its grid to the budget")
     }
 
     /// Cells far smaller than the rounding of large coordinates: a 10⁻⁷° square at 179.99999°
