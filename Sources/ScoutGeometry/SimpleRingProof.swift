@@ -26,15 +26,6 @@ enum SimpleRingProof {
     /// Most candidate pairs handed to GEOS before giving up (GEOS's test is cheaper then).
     static let maximumAsks = 4_096
 
-    /// True when the geometry is proved valid; false when GEOS's validity test must decide.
-    ///
-    /// - Complexity: O(n) expected for a ring of n vertices whose segments are short against
-    ///   the ring's extent; at most O(n) GEOS calls (usually a handful).
-    static func provesValid(_ geometry: OpaquePointer, in ctx: GEOSContext) -> Bool {
-        guard let ring = ring(of: geometry, in: ctx) else { return false }
-        return ring.withUnsafeBufferPointer { provesSimple($0, ctx: ctx) }
-    }
-
     /// The shell of a polygon (or one-part multipolygon) without holes and with finite
     /// coordinates, the only shape the proof handles; `nil` for any other (GEOS's validity
     /// test decides those). A ring returned here is safe to build a ``BoundaryGrid`` on
@@ -58,6 +49,9 @@ enum SimpleRingProof {
 
     /// ``provesSimple(_:ctx:)`` with a GEOS context of its own (30 ns to make), so that it
     /// runs on any thread: ``Region`` hands it to ``SpareCore``.
+    ///
+    /// - Complexity: O(n) expected for a ring of n vertices whose segments are short against
+    ///   the ring's extent; at most O(n) GEOS calls (usually a handful).
     static func provesSimple(_ ring: [SIMD2<Double>]) -> Bool {
         let ctx = GEOSContext()
         return ring.withUnsafeBufferPointer { provesSimple($0, ctx: ctx) }
@@ -276,7 +270,7 @@ extension SimpleRingProof {
         guard let seq = ctx.coordinateSequence(ring), let shell = GEOSGeom_createLinearRing_r(h, seq) else { return nil }
         guard let polygon = GEOSGeom_createPolygon_r(h, shell, nil, 0) else { GEOSGeom_destroy_r(h, shell); return nil }
         defer { GEOSGeom_destroy_r(h, polygon) }
-        let proved = provesValid(polygon, in: ctx)
+        let proved = SimpleRingProof.ring(of: polygon, in: ctx).map { provesSimple($0) } ?? false
         return (proved, GEOSisValid_r(h, polygon) == 1)
     }
 }

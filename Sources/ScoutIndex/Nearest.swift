@@ -220,7 +220,7 @@ extension PointSet.Snapshot {
                     guard n >= k else { return max(100, (largest.squareRoot() + 1e-6) * 4) }
                     // Any k points lie within the largest of their upper bounds, so the k-th
                     // smallest bounds the k-th nearest distance.
-                    let kth = smallest(k, of: UnsafeMutableBufferPointer(rebasing: squares[0..<n]))
+                    let kth = kthSmallest(k, of: UnsafeMutableBufferPointer(rebasing: squares[0..<n]))
                     return max(kth.squareRoot() + 1e-6, 100)
                 }
             }
@@ -230,7 +230,7 @@ extension PointSet.Snapshot {
     /// The k-th smallest of a few values (at most a leaf's), reordering them: the first k
     /// kept sorted by insertion, each later value placed only when it is smaller than the
     /// k-th so far (rare once the first k are in), so the branches are predictable.
-    private func smallest(_ k: Int, of values: UnsafeMutableBufferPointer<Double>) -> Double {
+    private func kthSmallest(_ k: Int, of values: UnsafeMutableBufferPointer<Double>) -> Double {
         for i in 1..<min(k, values.count) {
             let v = values[i]
             var j = i
