@@ -28,4 +28,13 @@ python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > 
 grep "^source_test: \(lag\|passed\)" .build/source-test.log
 # Each fuzz target replays its regressions, then fuzzes for 5 s (docs/fuzzing.md).
 bash scripts/fuzz.sh 5 2>&1 | tail -n 6
-swift test --skip-build --parallel --num-workers 2 2>&1 | tail -n 40
+# The whole log stays in .build/swift-test.log; on failure, the recorded issues are printed
+# last, so the end of a CI log names the failing test and why.
+if ! swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1; then
+  tail -n 20 .build/swift-test.log
+  echo "test.sh: what failed:"
+  grep -E -A4 "recorded an issue|error: |✘ Test [^r]|Fatal error|crashed|signal [0-9]" .build/swift-test.log | head -n 50
+  echo "test.sh: the Swift tests failed (whole log: .build/swift-test.log)" >&2
+  exit 1
+fi
+tail -n 40 .build/swift-test.log

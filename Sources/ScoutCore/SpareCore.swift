@@ -25,7 +25,9 @@ import Glibc
 /// - a job the helper has not taken when the caller asks for its result runs on the
 ///   caller at once;
 /// - a job the helper took but has not finished within its expected time (a helper that
-///   lost its core to other work) is run again by the caller, whose answer is used.
+///   lost its core to other work) is run again by the caller, whose answer is used;
+/// - a caller never waits for the queue's lock (the helper may hold it while it has no
+///   core): if the lock is busy, the job is not queued and stays with its caller.
 /// So a job must be a pure function of what it captured (it may run twice, at once on two
 /// threads), must not depend on the caller's thread-specific state (a per-thread deadline
 /// or context), and should be short: the helper runs jobs one at a time.
@@ -120,10 +122,18 @@ public enum SpareCore {
             t.start()
         }
 
+        /// Queues `job` for the helper, unless the queue's lock is held: the helper runs at
+        /// idle priority and can lose its core while it holds the lock (for as long as the
+        /// machine stays busy), so a caller never waits for the lock; the job then stays
+        /// with its caller, which runs it in ``Job/result()``.
         func enqueue(_ job: any Runnable) {
-            queue.withLock { $0.append(job) }
+            guard queue.withLockIfAvailable({ $0.append(job) }) != nil else { return }
             pending.add(1, ordering: .sequentiallyConsistent)
             if sleeping.exchange(false, ordering: .sequentiallyConsistent) { wake.signal() }
+        }
+
+        func withQueueHeld<R>(_ body: () -> R) -> R {
+            queue.withLock { _ in body() }
         }
 
         private func take() -> (any Runnable)? {
@@ -159,6 +169,12 @@ public enum SpareCore {
                 last = SpareCore.now()
             }
         }
+    }
+
+    /// Runs `body` while holding the helper queue's lock, as a helper that lost its core
+    /// while taking a job would (for tests).
+    package static func withQueueHeld<R>(_ body: () -> R) -> R {
+        Helper.shared.withQueueHeld(body)
     }
 
     /// Whether the calling thread is the helper (for tests).
