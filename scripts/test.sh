@@ -33,7 +33,7 @@ bash scripts/fuzz.sh 5 2>&1 | tail -n 6
 if ! swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1; then
   tail -n 20 .build/swift-test.log
   echo "test.sh: what failed:"
-  grep -E -A4 "recorded an issue|error: |✘ Test [^r]|Fatal error|crashed|signal [0-9]" .build/swift-test.log | head -n 50
+  grep -E -A4 "recorded an issue|: error: |Fatal error|crashed|✘ Test [^ ]+\(.*\) failed" .build/swift-test.log | head -n 50
   echo "test.sh: the Swift tests failed (whole log: .build/swift-test.log)" >&2
   exit 1
 fi
