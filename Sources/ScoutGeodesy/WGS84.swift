@@ -1,3 +1,4 @@
+import CIntrinsics
 import Foundation
 import ScoutCore
 
@@ -49,8 +50,10 @@ public enum WGS84 {
     @inlinable
     public static func ecef(_ p: GeoPoint) -> SIMD3<Double> {
         let phi = p.lat * .pi / 180, lambda = p.lon * .pi / 180
-        let sp = sin(phi), cp = cos(phi)
+        var sp = 0.0, cp = 0.0, sl = 0.0, cl = 0.0
+        scout_sincos(phi, &sp, &cp)
+        scout_sincos(lambda, &sl, &cl)
         let n = a / (1 - e2 * sp * sp).squareRoot()
-        return SIMD3(n * cp * cos(lambda), n * cp * sin(lambda), n * (1 - e2) * sp)
+        return SIMD3(n * cp * cl, n * cp * sl, n * (1 - e2) * sp)
     }
 }

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Foundation
 import ScoutCore
 import ScoutGeodesy
@@ -41,11 +41,44 @@ private struct NearestCandidates: NearestWalker {
         test.squaredLowerBound(west: west, south: south, east: east, north: north) > cap2
     }
 
-    @inline(__always) mutating func take(_ e: Int32, lon: Double, lat: Double) {
+    /// Where the points of the level being walked start in ``out``: until ``finish(entries:)``
+    /// their `ref` holds their position in the tree, not their entry.
+    var pending = 0
+
+    @inline(__always) mutating func take(_ position: Int, lon: Double, lat: Double, entries: UnsafeBufferPointer<Int32>) {
         let (lo2, hi2) = test.squaredBounds(lat: lat, lon: lon)
-        guard lo2 <= cap2, clean || snapshot.isLive(e), filter?(EntryRef(index: e)) != false else { return }
+        guard lo2 <= cap2 else { return }
+        if !clean || filter != nil {
+            let e = entries[position]
+            guard clean || snapshot.isLive(e), filter?(EntryRef(index: e)) != false else { return }
+        }
+        keep(Int32(truncatingIfNeeded: position), lo2, hi2, lon: lon, lat: lat)
+    }
+
+    /// The candidates the walk kept get their entries, but for those the cap has passed by.
+    mutating func finish(entries: UnsafeBufferPointer<Int32>) {
+        let cap = cap2.squareRoot()
+        var kept = pending
+        for i in pending..<out.count where out[i].lower <= cap {
+            let c = out[i]
+            out[kept] = BoundedRef(ref: EntryRef(index: entries[Int(c.ref.index)]), lower: c.lower, upper: c.upper, point: c.point)
+            kept += 1
+        }
+        out.removeLast(out.count - kept)
+        pending = kept
+    }
+
+    /// A point of the write buffer (not in a tree): `entry` is its entry.
+    @inline(__always) mutating func take(entry e: Int32, lon: Double, lat: Double) {
+        let (lo2, hi2) = test.squaredBounds(lat: lat, lon: lon)
+        guard lo2 <= cap2, snapshot.isLive(e), filter?(EntryRef(index: e)) != false else { return }
+        keep(e, lo2, hi2, lon: lon, lat: lat)
+        pending = out.count
+    }
+
+    @inline(__always) private mutating func keep(_ ref: Int32, _ lo2: Double, _ hi2: Double, lon: Double, lat: Double) {
         let hi = hi2.squareRoot()
-        out.append(BoundedRef(ref: EntryRef(index: e), lower: lo2.squareRoot(), upper: hi, point: GeoPoint(lat: lat, lon: lon)))
+        out.append(BoundedRef(ref: EntryRef(index: ref), lower: lo2.squareRoot(), upper: hi, point: GeoPoint(lat: lat, lon: lon)))
         if held < k {
             var i = held
             heap[i] = hi
@@ -73,8 +106,9 @@ extension PointSet.Snapshot {
     /// rounded), sorted by distance then id, optionally no farther than `maxDistance`.
     ///
     /// Local answers (k ≤ 1,024, within 200 km, away from the poles) come from a
-    /// depth-first walk with a shrinking bound inside a seed radius taken from the origin's
-    /// leaf (``nearestCandidates(origin:k:within:filter:)``); the rest from a radius search
+    /// depth-first walk with a shrinking bound (``nearestCandidates(origin:k:within:filter:)``):
+    /// within 200 km when unfiltered, else inside a seed radius taken from the origin's
+    /// leaf; the rest from a radius search
     /// grown from the seed, or best-first search over every level with great-circle node
     /// bounds. `filter` runs inside the search, so k matching points come back whenever k
     /// exist.
@@ -83,6 +117,15 @@ extension PointSet.Snapshot {
     public func nearest(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
                         where filter: ((EntryRef) -> Bool)? = nil) -> [DistancedRef] {
         guard k > 0 else { return [] }
+        // Unfiltered local answers need no seed: the walk's first leaf is the origin's own
+        // (nearer child first), whose points bring its bound down as a seed radius would.
+        if filter == nil, k <= 1024 {
+            let radius = min(maxDistance, Self.localSearchLimit)
+            if let candidates = nearestCandidates(origin: origin, k: k, within: radius, filter: nil) {
+                let top = nearestFirst(candidates, from: origin, limit: k, capped: true)
+                if let last = top.last, top.count == k, last.distance + 0.0005 <= radius { return top }
+            }
+        }
         // Local answers: the k-th nearest of the origin's own leaf bounds the answer; the
         // walk, or else an exact radius search, collects every candidate, and the exact top
         // k is taken from those. Growing the radius is capped; past it, best-first search.
@@ -139,7 +182,7 @@ extension PointSet.Snapshot {
                 while i < table.count {
                     let p = table.position(Int32(i))
                     if p.lon >= box.west && p.lon <= box.east && p.lat >= box.south && p.lat <= box.north {
-                        walker.take(Int32(i), lon: p.lon, lat: p.lat)
+                        walker.take(entry: Int32(i), lon: p.lon, lat: p.lat)
                     }
                     i += 1
                 }

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Dispatch
 import Foundation
 import ScoutCore
@@ -251,7 +251,8 @@ public struct PackedTree: Sendable {
     /// first, the child on `origin`'s side first, skipping every node whose bounds (clipped
     /// to the box) ``NearestWalker/skips(west:south:east:north:)`` refuses; its answer may
     /// change as the walker takes points (a nearest search skips what lies beyond its
-    /// shrinking bound). Allocates nothing.
+    /// shrinking bound). Points are handed over by their position in the tree, so that the
+    /// walk reads no entry number the walker does not ask for. Allocates nothing.
     @inlinable
     public func nearestWalk<W: NearestWalker>(box: GeoBox, origin: GeoPoint, _ walker: inout W) {
         let n = entries.count
@@ -263,18 +264,25 @@ public struct PackedTree: Sendable {
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * 64) { bounds in
                         @inline(__always) func point(_ i: Int) {
                             let x = xy[2 * i], y = xy[2 * i + 1]
-                            if x >= west && x <= east && y >= south && y <= north { walker.take(ids[i], lon: x, lat: y) }
+                            if x >= west && x <= east && y >= south && y <= north { walker.take(i, lon: x, lat: y, entries: ids) }
                         }
                         @inline(__always) func push(_ left: Int, _ right: Int, _ axis: Int, _ w: Double, _ s: Double, _ e: Double, _ nn: Double,
                                                     _ sp: inout Int) {
                             guard left <= right else { return }
-                            scout_prefetch(xy.baseAddress! + 2 * ((left + right) >> 1))
+                            if right - left <= PackedTree.nodeSize {
+                                // A leaf: all its lines (it is read whole if not skipped).
+                                var line = 2 * left
+                                while line <= 2 * right + 1 { scout_prefetch(xy.baseAddress! + line); line += 8 }
+                            } else {
+                                scout_prefetch(xy.baseAddress! + 2 * ((left + right) >> 1))
+                            }
                             stack[3 * sp] = left; stack[3 * sp + 1] = right; stack[3 * sp + 2] = axis
                             bounds[4 * sp] = w; bounds[4 * sp + 1] = s; bounds[4 * sp + 2] = e; bounds[4 * sp + 3] = nn
                             sp += 1
                         }
                         var sp = 0
                         push(0, n - 1, 0, west, south, east, north, &sp)
+                        defer { walker.finish(entries: ids) }
                         while sp > 0 {
                             sp -= 1
                             let left = stack[3 * sp], right = stack[3 * sp + 1], axis = stack[3 * sp + 2]
@@ -340,8 +348,13 @@ public protocol PointVisitor {
 public protocol NearestWalker {
     /// Whether no point of the closed box can be among the answers (now).
     func skips(west: Double, south: Double, east: Double, north: Double) -> Bool
-    /// A point of the walk's box.
-    mutating func take(_ entry: Int32, lon: Double, lat: Double)
+    /// A point of the walk's box, at `position` in the tree: its entry is `entries[position]`,
+    /// to be read only when needed (most points a walk meets are not answers, and each entry
+    /// number read is a likely cache miss).
+    mutating func take(_ position: Int, lon: Double, lat: Double, entries: UnsafeBufferPointer<Int32>)
+    /// The walk is over; `entries` is still valid (positions kept from ``take(_:lon:lat:entries:)``
+    /// must be turned into entries now).
+    mutating func finish(entries: UnsafeBufferPointer<Int32>)
 }
 
 /// Which entries of a tree a walk sees (the live ones of a snapshot, or all).
