@@ -41,7 +41,8 @@ public enum WGS84 {
     /// prime vertical, for a latitude in radians: one sine and one cosine for both.
     @inlinable
     public static func curvatureRadii(latitudeRadians phi: Double) -> (meridian: Double, parallel: Double) {
-        let s = sin(phi), c = cos(phi)
+        var s = 0.0, c = 0.0
+        scout_sincos(phi, &s, &c)
         let w = 1 - e2 * s * s
         return (a * (1 - e2) / (w * w.squareRoot()), a / w.squareRoot() * c)
     }

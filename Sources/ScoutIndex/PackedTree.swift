@@ -163,6 +163,11 @@ public struct PackedTree: Sendable {
                                 let left = ranges[3 * r], right = ranges[3 * r + 1]
                                 var i = left
                                 if ranges[3 * r + 2] != 0 {
+                                    if F.self == AllEntries.self {
+                                        visitor.members(UnsafeBufferPointer(rebasing: ids[left...right]),
+                                                        coordinates: UnsafeBufferPointer(rebasing: xy[(2 * left)...(2 * right + 1)]))
+                                        continue
+                                    }
                                     while i <= right {
                                         if filter.includes(ids[i]) { visitor.member(ids[i], lon: xy[2 * i], lat: xy[2 * i + 1]) }
                                         i += 1
@@ -173,10 +178,13 @@ public struct PackedTree: Sendable {
                                 // the box, without branches (for a box cutting the leaf, each
                                 // test is a coin toss to the branch predictor), then those.
                                 var count = 0
+                                let low = SIMD2(west, south), high = SIMD2(east, north)
+                                let pairs = UnsafeRawPointer(xy.baseAddress!)
                                 while i <= right {
-                                    let x = xy[2 * i], y = xy[2 * i + 1]
+                                    // Longitude and latitude side by side: two comparisons.
+                                    let p = pairs.loadUnaligned(fromByteOffset: 16 * i, as: SIMD2<Double>.self)
                                     picked[count] = UInt8(truncatingIfNeeded: i - left)
-                                    count += bit(x >= west) & bit(x <= east) & bit(y >= south) & bit(y <= north)
+                                    count += bit(all((p .>= low) .& (p .<= high)))
                                     i += 1
                                 }
                                 for k in 0..<count {
@@ -262,9 +270,12 @@ public struct PackedTree: Sendable {
             entries.withUnsafeBufferPointer { ids in
                 withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64) { stack in
                     withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * 64) { bounds in
+                        let low = SIMD2(west, south), high = SIMD2(east, north)
+                        let pairs = UnsafeRawPointer(xy.baseAddress!)
                         @inline(__always) func point(_ i: Int) {
-                            let x = xy[2 * i], y = xy[2 * i + 1]
-                            if x >= west && x <= east && y >= south && y <= north { walker.take(i, lon: x, lat: y, entries: ids) }
+                            // Longitude and latitude side by side: two comparisons.
+                            let p = pairs.loadUnaligned(fromByteOffset: 16 * i, as: SIMD2<Double>.self)
+                            if all((p .>= low) .& (p .<= high)) { walker.take(i, lon: p.x, lat: p.y, entries: ids) }
                         }
                         @inline(__always) func push(_ left: Int, _ right: Int, _ axis: Int, _ w: Double, _ s: Double, _ e: Double, _ nn: Double,
                                                     _ sp: inout Int) {
@@ -342,6 +353,19 @@ public protocol PointVisitor {
     mutating func candidate(_ entry: Int32, lon: Double, lat: Double)
     /// A point of a box the visitor accepted.
     mutating func member(_ entry: Int32, lon: Double, lat: Double)
+    /// Every point of a node the visitor accepted, when the walk's filter includes every
+    /// entry: their entries, and their coordinates as longitude, latitude pairs. The
+    /// default hands each to ``member(_:lon:lat:)``; a visitor that keeps only entries can
+    /// copy them at once.
+    mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>)
+}
+
+extension PointVisitor {
+    /// Hands each point to ``member(_:lon:lat:)``.
+    @inlinable
+    public mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>) {
+        for i in entries.indices { member(entries[i], lon: coordinates[2 * i], lat: coordinates[2 * i + 1]) }
+    }
 }
 
 /// What a ``PackedTree/nearestWalk(box:origin:_:)`` does with the nodes and points it meets.

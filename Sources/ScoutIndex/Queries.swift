@@ -215,6 +215,14 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
         if let filter, !filter(ref) { return }
         out.append(Member(ref, lon: lon, lat: lat, test: test))
     }
+    /// Bare entries, unfiltered, are copied at once (`EntryRef` is its `Int32`).
+    mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>) {
+        if filter == nil, Member.self == EntryRef.self {
+            entries.withMemoryRebound(to: Member.self) { out.append(contentsOf: $0) }
+            return
+        }
+        for i in entries.indices { member(entries[i], lon: coordinates[2 * i], lat: coordinates[2 * i + 1]) }
+    }
 }
 
 /// The k-th smallest value (0-based), reordering the buffer.
