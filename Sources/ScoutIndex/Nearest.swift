@@ -107,8 +107,8 @@ extension PointSet.Snapshot {
     ///
     /// Local answers (k ≤ 1,024, within 200 km, away from the poles) come from a
     /// depth-first walk with a shrinking bound (``nearestCandidates(origin:k:within:filter:)``):
-    /// within 200 km when unfiltered, else inside a seed radius taken from the origin's
-    /// leaf; the rest from a radius search
+    /// first within 20 km when unfiltered, else (or when that holds fewer than k) inside a
+    /// seed radius taken from the origin's leaf; the rest from a radius search
     /// grown from the seed, or best-first search over every level with great-circle node
     /// bounds. `filter` runs inside the search, so k matching points come back whenever k
     /// exist.
@@ -120,7 +120,7 @@ extension PointSet.Snapshot {
         // Unfiltered local answers need no seed: the walk's first leaf is the origin's own
         // (nearer child first), whose points bring its bound down as a seed radius would.
         if filter == nil, k <= 1024 {
-            let radius = min(maxDistance, Self.localSearchLimit)
+            let radius = min(maxDistance, Self.unseededSearchRadius)
             if let candidates = nearestCandidates(origin: origin, k: k, within: radius, filter: nil) {
                 let top = nearestFirst(candidates, from: origin, limit: k, capped: true)
                 if let last = top.last, top.count == k, last.distance + 0.0005 <= radius { return top }
@@ -199,6 +199,13 @@ extension PointSet.Snapshot {
 
     /// Largest radius the local fast path of ``nearest(to:k:maxDistance:where:)`` grows to.
     static var localSearchLimit: Double { 200_000 }
+
+    /// The radius of an unfiltered nearest search's first walk, which needs no seed: 20 km.
+    /// The walk's flat bounds are the tighter the narrower its latitude band, and until its
+    /// first k points are held it keeps every node of its box; on 1,000,000 points this
+    /// radius answered k = 10 in 2.6-2.7 µs against 2.9-3.0 µs at 200 km (and 2.9 µs at
+    /// 30 km). Answers beyond it come from the seeded walk.
+    static var unseededSearchRadius: Double { 20_000 }
 
     /// An upper bound of the k-th nearest distance from the points of the largest level's
     /// leaf that holds the origin (`nil` when the set is empty); at least 100 m.
