@@ -57,7 +57,14 @@ public enum DistanceBounds {
     /// from one origin).
     @inlinable
     public static func interval(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> ClosedRange<Double> {
-        let d = WGS84.ecef(a) - ecefOfB
+        interval(a, b, ecefOfA: WGS84.ecef(a), ecefOfB: ecefOfB)
+    }
+
+    /// ``interval(_:_:)`` with both ECEF positions given (to within nanometres of
+    /// ``WGS84/ecef(_:)``'s; see ``WGS84/NearbyECEF``).
+    @inlinable
+    public static func interval(_ a: GeoPoint, _ b: GeoPoint, ecefOfA: SIMD3<Double>, ecefOfB: SIMD3<Double>) -> ClosedRange<Double> {
+        let d = ecefOfA - ecefOfB
         let chord = (d * d).sum().squareRoot()
         if chord <= chordBoundLimit { return interval(chord: chord) }
         return interval(haversine: haversine(a, b))
@@ -76,7 +83,14 @@ public enum DistanceBounds {
     /// measured from one origin).
     @inlinable
     public static func millimetres(_ a: GeoPoint, _ b: GeoPoint, ecefOfB: SIMD3<Double>) -> Double {
-        let r = interval(a, b, ecefOfB: ecefOfB)
+        millimetres(a, b, ecefOfA: WGS84.ecef(a), ecefOfB: ecefOfB)
+    }
+
+    /// ``millimetres(_:_:)`` with both ECEF positions given (see
+    /// ``interval(_:_:ecefOfA:ecefOfB:)``).
+    @inlinable
+    public static func millimetres(_ a: GeoPoint, _ b: GeoPoint, ecefOfA: SIMD3<Double>, ecefOfB: SIMD3<Double>) -> Double {
+        let r = interval(a, b, ecefOfA: ecefOfA, ecefOfB: ecefOfB)
         let lo = (r.lowerBound * 1000).rounded(), hi = (r.upperBound * 1000).rounded()
         if lo == hi { return lo / 1000 }
         return (Geodesic.distance(a, b) * 1000).rounded() / 1000

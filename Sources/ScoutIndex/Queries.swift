@@ -94,11 +94,12 @@ extension PointSet.Snapshot {
                 return quickselect(uppers, limit - 1)
             } + 0.001
         }
-        let originECEF = WGS84.ecef(origin)
+        let originECEF = WGS84.ecef(origin), near = WGS84.NearbyECEF(origin: origin)
         var measured: [DistancedRef] = []
         measured.reserveCapacity(min(matches.count, 2 * limit + 8))
         for m in matches where m.lower <= cap {
-            measured.append(DistancedRef(ref: m.ref, distance: DistanceBounds.millimetres(m.point, origin, ecefOfB: originECEF)))
+            let d = DistanceBounds.millimetres(m.point, origin, ecefOfA: near.ecef(m.point), ecefOfB: originECEF)
+            measured.append(DistancedRef(ref: m.ref, distance: d))
         }
         measured.sort { a, b in
             a.distance != b.distance ? a.distance < b.distance : table.entry(a.ref.index).id < table.entry(b.ref.index).id
