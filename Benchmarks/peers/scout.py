@@ -5,8 +5,8 @@
         answer, seconds = s.round_trip(request)      # one at a time
 
 The binary: `--scout PATH`, else $SCOUT_BIN, else the package's release build
-(`swift build -c release --show-bin-path`), built with `swift build -c release --product scout`
-when it is missing.
+(`swift build -c release --show-bin-path`), brought up to date with `swift build -c release
+--product scout` before each run (a stale binary once measured older code).
 """
 from __future__ import annotations
 
@@ -31,11 +31,15 @@ def find_binary(explicit: str | None, build: bool = True) -> Path:
     bin_dir = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT,
                              capture_output=True, text=True, check=True).stdout.strip()
     path = Path(bin_dir) / "scout"
-    if not path.is_file():
-        if not build:
+    if not build:
+        if not path.is_file():
             raise SystemExit(f"peers: no scout binary at {path}")
-        log("building scout (swift build -c release --product scout)")
-        subprocess.run(["swift", "build", "-c", "release", "--product", "scout"], cwd=ROOT, check=True)
+        return path
+    # Always build (incremental: seconds when up to date), so that a run measures this
+    # checkout and never a release binary left from older sources.
+    log("building scout (swift build -c release --product scout)")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "scout"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
     return path
 
 
