@@ -54,6 +54,12 @@ public enum WGS84 {
         var sp = 0.0, cp = 0.0, sl = 0.0, cl = 0.0
         scout_sincos(phi, &sp, &cp)
         scout_sincos(lambda, &sl, &cl)
+        return ecef(sinLat: sp, cosLat: cp, sinLon: sl, cosLon: cl)
+    }
+
+    /// ``ecef(_:)`` from the sines and cosines of the latitude and longitude.
+    @inlinable @inline(__always)
+    static func ecef(sinLat sp: Double, cosLat cp: Double, sinLon sl: Double, cosLon cl: Double) -> SIMD3<Double> {
         let n = a / (1 - e2 * sp * sp).squareRoot()
         return SIMD3(n * cp * cl, n * cp * sl, n * (1 - e2) * sp)
     }
@@ -70,6 +76,9 @@ extension WGS84 {
     public struct NearbyECEF: Sendable {
         @usableFromInline let lat0: Double, lon0: Double
         @usableFromInline let sinLat0: Double, cosLat0: Double, sinLon0: Double, cosLon0: Double
+        /// The origin's own position, as ``WGS84/ecef(_:)`` gives it (from the same sines and
+        /// cosines).
+        public let origin: SIMD3<Double>
 
         /// Prepares positions near `origin`.
         public init(origin: GeoPoint) {
@@ -80,6 +89,7 @@ extension WGS84 {
             (sinLat0, cosLat0) = (s, c)
             scout_sincos(origin.lon * .pi / 180, &s, &c)
             (sinLon0, cosLon0) = (s, c)
+            self.origin = WGS84.ecef(sinLat: sinLat0, cosLat: cosLat0, sinLon: sinLon0, cosLon: cosLon0)
         }
 
         /// Sine and cosine of a small angle (|x| ≤ 0.01): the series' next terms are below
@@ -103,8 +113,7 @@ extension WGS84 {
             let (sp, cp) = Self.smallSinCos(dPhi), (sl, cl) = Self.smallSinCos(dLambda)
             let sinPhi = sinLat0 * cp + cosLat0 * sp, cosPhi = cosLat0 * cp - sinLat0 * sp
             let sinLambda = sinLon0 * cl + cosLon0 * sl, cosLambda = cosLon0 * cl - sinLon0 * sl
-            let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
-            return SIMD3(n * cosPhi * cosLambda, n * cosPhi * sinLambda, n * (1 - e2) * sinPhi)
+            return WGS84.ecef(sinLat: sinPhi, cosLat: cosPhi, sinLon: sinLambda, cosLon: cosLambda)
         }
     }
 }

@@ -119,12 +119,9 @@ extension PointSet.Snapshot {
         guard k > 0 else { return [] }
         // Unfiltered local answers need no seed: the walk's first leaf is the origin's own
         // (nearer child first), whose points bring its bound down as a seed radius would.
-        if filter == nil, k <= 1024 {
-            let radius = min(maxDistance, Self.unseededSearchRadius)
-            if let candidates = nearestCandidates(origin: origin, k: k, within: radius, filter: nil) {
-                let top = nearestFirst(candidates, from: origin, limit: k, capped: true)
-                if let last = top.last, top.count == k, last.distance + 0.0005 <= radius { return top }
-            }
+        if filter == nil, k <= 1024,
+           let top = walkedNearest(origin: origin, k: k, within: min(maxDistance, Self.unseededSearchRadius), filter: nil) {
+            return top
         }
         // Local answers: the k-th nearest of the origin's own leaf bounds the answer; the
         // walk, or else an exact radius search, collects every candidate, and the exact top
@@ -133,9 +130,8 @@ extension PointSet.Snapshot {
             // The k nearest within the seed radius, found by a depth-first walk whose bound
             // shrinks as it goes; unless a point beyond the seed radius could tie the k-th.
             if radius < maxDistance, radius <= Self.localSearchLimit,
-               let candidates = nearestCandidates(origin: origin, k: k, within: radius, filter: filter) {
-                let top = nearestFirst(candidates, from: origin, limit: k, capped: true)
-                if let last = top.last, top.count == k, last.distance + 0.0005 <= radius { return top }
+               let top = walkedNearest(origin: origin, k: k, within: radius, filter: filter) {
+                return top
             }
             while radius <= Self.localSearchLimit {
                 let r = min(radius, maxDistance)
@@ -154,6 +150,17 @@ extension PointSet.Snapshot {
             }
         }
         return nearestBestFirst(to: origin, k: k, maxDistance: maxDistance, where: filter)
+    }
+
+    /// The k nearest from the walk within `radius` (``nearestCandidates(origin:k:within:filter:)``),
+    /// when they are the answer: k of them, the k-th at least half a millimetre inside the
+    /// radius, so that no point beyond it could round to the k-th's distance and win on id.
+    /// `nil` otherwise (too few within the radius, or no flat metric there).
+    private func walkedNearest(origin: GeoPoint, k: Int, within radius: Double, filter: ((EntryRef) -> Bool)?) -> [DistancedRef]? {
+        guard let candidates = nearestCandidates(origin: origin, k: k, within: radius, filter: filter) else { return nil }
+        let top = nearestFirst(candidates, from: origin, limit: k, capped: true)
+        guard let last = top.last, top.count == k, last.distance + 0.0005 <= radius else { return nil }
+        return top
     }
 
     /// Every live point within `radius` of `origin` (that `filter` keeps) that could be
@@ -234,8 +241,7 @@ extension PointSet.Snapshot {
                     axis = 1 - axis
                 }
                 // The whole leaf at once, so that its misses overlap.
-                var line = 2 * left
-                while line <= 2 * right + 1 { scout_prefetch(xy.baseAddress! + line); line += 8 }
+                PackedTree.prefetch(xy, from: left, through: right)
                 scout_prefetch(ids.baseAddress! + left)
                 scout_prefetch(ids.baseAddress! + right)
                 return withUnsafeTemporaryAllocation(of: Double.self, capacity: PackedTree.nodeSize + 1) { squares -> Double in

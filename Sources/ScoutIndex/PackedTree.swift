@@ -197,8 +197,7 @@ public struct PackedTree: Sendable {
                         func later(_ left: Int, _ right: Int, whole: Bool) {
                             if pending == PackedTree.batch { flush() }
                             let last = min(right, left + 4 * PackedTree.nodeSize)
-                            var k = 2 * left
-                            while k <= 2 * last + 1 { scout_prefetch(xy.baseAddress! + k); k += 8 }
+                            PackedTree.prefetch(xy, from: left, through: last)
                             var j = left
                             while j <= last { scout_prefetch(ids.baseAddress! + j); j += 16 }
                             ranges[3 * pending] = left; ranges[3 * pending + 1] = right; ranges[3 * pending + 2] = whole ? 1 : 0
@@ -255,6 +254,14 @@ public struct PackedTree: Sendable {
     /// Ranges a walk reads in one batch.
     @usableFromInline static let batch = 16
 
+    /// Starts loading the coordinates of the points `left...right` (every cache line of
+    /// `xy[2 * left ... 2 * right + 1]`), without waiting for them.
+    @inlinable @inline(__always)
+    static func prefetch(_ xy: UnsafeBufferPointer<Double>, from left: Int, through right: Int) {
+        var line = 2 * left
+        while line <= 2 * right + 1 { scout_prefetch(xy.baseAddress! + line); line += 8 }
+    }
+
     /// Hands `walker` the points of `box` (which does not cross the antimeridian) depth
     /// first, the child on `origin`'s side first, skipping every node whose bounds (clipped
     /// to the box) ``NearestWalker/skips(west:south:east:north:)`` refuses; its answer may
@@ -282,8 +289,7 @@ public struct PackedTree: Sendable {
                             guard left <= right else { return }
                             if right - left <= PackedTree.nodeSize {
                                 // A leaf: all its lines (it is read whole if not skipped).
-                                var line = 2 * left
-                                while line <= 2 * right + 1 { scout_prefetch(xy.baseAddress! + line); line += 8 }
+                                PackedTree.prefetch(xy, from: left, through: right)
                             } else {
                                 scout_prefetch(xy.baseAddress! + 2 * ((left + right) >> 1))
                             }
@@ -364,6 +370,12 @@ extension PointVisitor {
     /// Hands each point to ``member(_:lon:lat:)``.
     @inlinable
     public mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>) {
+        eachMember(entries, coordinates: coordinates)
+    }
+
+    /// ``members(_:coordinates:)``'s default, for a visitor that copies only some nodes at once.
+    @inlinable
+    public mutating func eachMember(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>) {
         for i in entries.indices { member(entries[i], lon: coordinates[2 * i], lat: coordinates[2 * i + 1]) }
     }
 }

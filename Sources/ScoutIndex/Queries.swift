@@ -94,11 +94,11 @@ extension PointSet.Snapshot {
                 return quickselect(uppers, limit - 1)
             } + 0.001
         }
-        let originECEF = WGS84.ecef(origin), near = WGS84.NearbyECEF(origin: origin)
+        let near = WGS84.NearbyECEF(origin: origin)
         var measured: [DistancedRef] = []
         measured.reserveCapacity(min(matches.count, 2 * limit + 8))
         for m in matches where m.lower <= cap {
-            let d = DistanceBounds.millimetres(m.point, origin, ecefOfA: near.ecef(m.point), ecefOfB: originECEF)
+            let d = DistanceBounds.millimetres(m.point, origin, ecefOfA: near.ecef(m.point), ecefOfB: near.origin)
             measured.append(DistancedRef(ref: m.ref, distance: d))
         }
         measured.sort { a, b in
@@ -222,7 +222,7 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
             entries.withMemoryRebound(to: Member.self) { out.append(contentsOf: $0) }
             return
         }
-        for i in entries.indices { member(entries[i], lon: coordinates[2 * i], lat: coordinates[2 * i + 1]) }
+        eachMember(entries, coordinates: coordinates)
     }
 }
 

@@ -67,6 +67,7 @@ func randomPair(_ rng: inout SplitMix64) -> (GeoPoint, GeoPoint) {
             var log = FailureLog()
             let origin = Scenario.center(&rng)
             let near = WGS84.NearbyECEF(origin: origin)
+            log.check(near.origin == WGS84.ecef(origin), "NearbyECEF(\(origin)).origin is not ecef's")
             for _ in 0..<100 {
                 let p: GeoPoint
                 switch rng.unit() {
