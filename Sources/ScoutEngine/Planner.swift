@@ -277,7 +277,8 @@ struct FilterTrees {
     /// Most bytes all trees together may hold; past it the cache starts over.
     let maximumBytes: Int
 
-    /// The engine's bound: 32 MiB (20 bytes a point).
+    /// The engine's bound: 32 MiB (a tree holds 20 bytes a point and 2.5–5 bytes a point of
+    /// node arrays; see `PackedTree`).
     static let defaultMaximumBytes = 32 << 20
 
     init(maximumBytes: Int = FilterTrees.defaultMaximumBytes) { self.maximumBytes = maximumBytes }

@@ -20,6 +20,7 @@ extension PackedTree {
     init(treeOrderEntries entries: [Int32], coords: [Double]) {
         self.entries = entries
         self.coords = coords
+        (middles, boxes) = PackedTree.nodes(of: coords)
     }
 }
 
@@ -151,7 +152,9 @@ extension PointSet.Snapshot {
 extension PackedTree {
     /// Traps unless the tree is a valid packed kd-tree: one coordinate pair per entry and,
     /// at every node split at its middle point, no point of the left part above the split
-    /// value and none of the right part below it (on the node's axis).
+    /// value and none of the right part below it (on the node's axis), ``middles`` holding
+    /// each inner node's middle point and ``boxes`` each node's points' box, at the node's
+    /// breadth-first slot.
     ///
     /// - Complexity: O(n log n).
     public func _checkInvariants() {
@@ -162,15 +165,28 @@ extension PackedTree {
     /// What ``_checkInvariants()`` would trap on (empty when all is well).
     public func _invariantViolations() -> [String] {
         guard coords.count == 2 * entries.count else { return ["\(coords.count) coordinates for \(entries.count) entries"] }
-        var stack: [(left: Int, right: Int, axis: Int)] = entries.isEmpty ? [] : [(0, entries.count - 1, 0)]
-        while let (left, right, axis) = stack.popLast() {
+        var stack: [(left: Int, right: Int, axis: Int, slot: Int)] = entries.isEmpty ? [] : [(0, entries.count - 1, 0, 1)]
+        while let (left, right, axis, slot) = stack.popLast() {
+            var box = (west: Double.infinity, south: Double.infinity, east: -Double.infinity, north: -Double.infinity)
+            for i in left...right {
+                box = (min(box.west, coords[2 * i]), min(box.south, coords[2 * i + 1]),
+                       max(box.east, coords[2 * i]), max(box.north, coords[2 * i + 1]))
+            }
+            guard 4 * slot + 3 < boxes.count, boxes[4 * slot] == box.west, boxes[4 * slot + 1] == box.south,
+                  boxes[4 * slot + 2] == box.east, boxes[4 * slot + 3] == box.north else {
+                return ["slot \(slot) of the node boxes does not hold the box of points \(left)...\(right)"]
+            }
             if right - left <= PackedTree.nodeSize { continue }
             let m = (left + right) >> 1
             let c = coords[2 * m + axis]
             for i in left..<m where coords[2 * i + axis] > c { return ["point \(i) left of split \(m) lies above it"] }
             for i in (m + 1)...right where coords[2 * i + axis] < c { return ["point \(i) right of split \(m) lies below it"] }
-            stack.append((left, m - 1, 1 - axis))
-            stack.append((m + 1, right, 1 - axis))
+            guard 2 * slot + 1 < middles.count, middles[2 * slot] == coords[2 * m], middles[2 * slot + 1] == coords[2 * m + 1],
+                  PackedTree.axis(ofSlot: slot) == axis else {
+                return ["slot \(slot) of the middle points does not hold point \(m), the middle of \(left)...\(right)"]
+            }
+            stack.append((left, m - 1, 1 - axis, 2 * slot))
+            stack.append((m + 1, right, 1 - axis, 2 * slot + 1))
         }
         return []
     }

@@ -229,15 +229,12 @@ extension PointSet.Snapshot {
         let tree = levels[li], clean = cleanLevels[li]
         return tree.coords.withUnsafeBufferPointer { xy in
             tree.entries.withUnsafeBufferPointer { ids in
-                var left = 0, right = tree.count - 1, axis = 0
+                // Down the splits (the dense middle points, see ``PackedTree/middles``).
+                var left = 0, right = tree.count - 1, axis = 0, slot = 1
                 while right - left > PackedTree.nodeSize {
                     let m = (left + right) >> 1
-                    // Both children's middle points, so that the next step's load is under
-                    // way before this step decides (see ``PackedTree/visit``).
-                    scout_prefetch(xy.baseAddress! + 2 * ((left + m - 1) >> 1))
-                    scout_prefetch(xy.baseAddress! + 2 * ((m + 1 + right) >> 1))
-                    let c = xy[2 * m + axis]
-                    if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1 } else { left = m + 1 }
+                    let c = tree.middles[2 * slot + axis]
+                    if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1; slot = 2 * slot } else { left = m + 1; slot = 2 * slot + 1 }
                     axis = 1 - axis
                 }
                 // The whole leaf at once, so that its misses overlap.

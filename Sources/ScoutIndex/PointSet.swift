@@ -479,7 +479,8 @@ public final class PointSet: Sendable {
         }
     }
 
-    /// Bytes used by the spatial structures: trees (20 bytes a point) and the removal
+    /// Bytes used by the spatial structures: trees (20 bytes a point and their node
+    /// arrays, see ``PackedTree``) and the removal
     /// epochs (8 bytes an entry slot). Ids and payloads are not counted (see
     /// ``entryStoreBytes``).
     public var indexMemoryBytes: Int {
@@ -601,7 +602,8 @@ public final class PointSet: Sendable {
         /// `entries`, and entry numbers mean the same. For a filter that keeps few entries,
         /// a query on it walks only theirs.
         ///
-        /// - Complexity: O(m log m) for m entries; 20 bytes a point.
+        /// - Complexity: O(m log m) for m entries; 20 bytes a point and the tree's node
+        ///   arrays (see ``PackedTree``).
         package func restricted(to entries: [Int32]) -> Snapshot {
             var lons = [Double](), lats = [Double]()
             lons.reserveCapacity(entries.count)

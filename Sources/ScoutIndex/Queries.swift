@@ -66,12 +66,14 @@ extension PointSet.Snapshot {
 
     private func disc<Member: DiscMember>(_ radius: Double, _ center: GeoPoint, _ filter: ((EntryRef) -> Bool)?) -> [Member] {
         let test = RadiusTest(center: center, radius: radius)
-        var members = DiscMembers<Member>(test: test, filter: filter)
-        members.out.reserveCapacity(128)
-        let (b, second) = test.boxPair
-        visitLive(west: b.west, south: b.south, east: b.east, north: b.north, &members)
-        if let c = second { visitLive(west: c.west, south: c.south, east: c.east, north: c.north, &members) }
-        return members.out
+        return withUnsafeTemporaryAllocation(of: Member.self, capacity: DiscMembers<Member>.held) { held in
+            var members = DiscMembers<Member>(test: test, filter: filter, held: held.baseAddress!)
+            let (b, second) = test.boxPair
+            visitLive(west: b.west, south: b.south, east: b.east, north: b.north, &members)
+            if let c = second { visitLive(west: c.west, south: c.south, east: c.east, north: c.north, &members) }
+            members.release()
+            return members.out
+        }
     }
 
     /// The `limit` matches nearest to `origin`, with exact millimetre distances, sorted by
@@ -199,11 +201,32 @@ extension BoundedRef: DiscMember {
 }
 
 /// Collects the members of a disc: whole nodes the disc certainly holds, and the
-/// candidates ``RadiusTest/contains(lat:lon:)`` accepts.
+/// candidates ``RadiusTest/contains(lat:lon:)`` accepts. Members are held in a fixed buffer
+/// (on the caller's stack) and moved to ``out`` a buffer at a time, so that adding one is a
+/// store, not an array append (with its uniqueness and capacity checks).
 private struct DiscMembers<Member: DiscMember>: PointVisitor {
+    /// Members the buffer holds.
+    static var held: Int { 128 }
     let test: RadiusTest
     let filter: ((EntryRef) -> Bool)?
+    /// The buffer, of ``held`` members, the first `count` initialized.
+    let buffer: UnsafeMutablePointer<Member>
+    var count = 0
     var out: [Member] = []
+
+    init(test: RadiusTest, filter: ((EntryRef) -> Bool)?, held buffer: UnsafeMutablePointer<Member>) {
+        self.test = test
+        self.filter = filter
+        self.buffer = buffer
+    }
+
+    /// Moves the buffer's members to ``out``.
+    mutating func release() {
+        if count == 0 { return }
+        out.append(contentsOf: UnsafeBufferPointer(start: buffer, count: count))
+        buffer.deinitialize(count: count)
+        count = 0
+    }
 
     @inline(__always) func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool {
         test.covers(west: west, south: south, east: east, north: north)
@@ -214,11 +237,14 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
     @inline(__always) mutating func member(_ entry: Int32, lon: Double, lat: Double) {
         let ref = EntryRef(index: entry)
         if let filter, !filter(ref) { return }
-        out.append(Member(ref, lon: lon, lat: lat, test: test))
+        if count == Self.held { release() }
+        (buffer + count).initialize(to: Member(ref, lon: lon, lat: lat, test: test))
+        count += 1
     }
     /// Bare entries, unfiltered, are copied at once (`EntryRef` is its `Int32`).
     mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>) {
         if filter == nil, Member.self == EntryRef.self {
+            release()
             entries.withMemoryRebound(to: Member.self) { out.append(contentsOf: $0) }
             return
         }

@@ -227,7 +227,8 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
             let bound = 2 * max(ids, slack) + 1
             #expect(maxSlots <= bound, "slack \(slack): \(maxSlots) slots")
             #expect(maxCapacity <= bound + EntryChunk.capacity, "slack \(slack): capacity \(maxCapacity)")
-            // Trees: at most every slot once at 20 bytes (+ array slack); epochs: 8 bytes a slot.
+            // Trees: at most every slot once at 20 bytes, plus their node arrays (under 5 bytes
+            // a point) and array slack; epochs: 8 bytes a slot.
             #expect(maxBytes <= 2 * 20 * bound + 8 * (bound + EntryChunk.capacity), "slack \(slack): \(maxBytes) index bytes")
             #expect(maxStore <= (bound + EntryChunk.capacity) * (MemoryLayout<Entry>.stride + 8))
             #expect(set.compactionCount >= 200_000 / (bound - ids + 1) - 1, "slack \(slack): \(set.compactionCount) compactions")

@@ -281,9 +281,14 @@ extension String {
         for _ in 0..<2_000 { let i = rng.int(0...(lons.count - 1)); lons.append(lons[i]); lats.append(lats[i]) }
         let tree = PackedTree(entries: (0..<Int32(lons.count)).map { $0 }, lons: lons, lats: lats)
         #expect(Set(tree.entries) == Set(0..<Int32(lons.count)))
-        for q in 0..<40 {
+        for q in 0..<60 {
             let b: GeoBox
-            if q % 2 == 0 {
+            if q % 4 == 3 {
+                // Edges on points' own coordinates: nodes whose points' box only touches the
+                // query box must still be entered (edges are inclusive).
+                let i = rng.int(0...(lons.count - 1)), j = rng.int(0...(lons.count - 1))
+                b = GeoBox(west: min(lons[i], lons[j]), south: min(lats[i], lats[j]), east: max(lons[i], lons[j]), north: max(lats[i], lats[j]))
+            } else if q % 2 == 0 {
                 let c = Scenario.near(GeoPoint(lat: 52.23, lon: 21.01), spread: 20_000, &rng)
                 let w = rng.logUniform(1e-4, 0.5), h = rng.logUniform(1e-4, 0.5)
                 b = GeoBox(west: c.lon - w, south: c.lat - h, east: c.lon + w, north: c.lat + h)
