@@ -20,7 +20,7 @@ extension PackedTree {
     init(treeOrderEntries entries: [Int32], coords: [Double]) {
         self.entries = entries
         self.coords = coords
-        (middles, boxes) = PackedTree.nodes(of: coords)
+        (nodes, middleStart) = PackedTree.nodes(of: coords)
     }
 }
 
@@ -152,8 +152,8 @@ extension PointSet.Snapshot {
 extension PackedTree {
     /// Traps unless the tree is a valid packed kd-tree: one coordinate pair per entry and,
     /// at every node split at its middle point, no point of the left part above the split
-    /// value and none of the right part below it (on the node's axis), ``middles`` holding
-    /// each inner node's middle point and ``boxes`` each node's points' box, at the node's
+    /// value and none of the right part below it (on the node's axis), and ``nodes``
+    /// holding each node's points' box and each inner node's middle point at the node's
     /// breadth-first slot.
     ///
     /// - Complexity: O(n log n).
@@ -172,8 +172,7 @@ extension PackedTree {
                 box = (min(box.west, coords[2 * i]), min(box.south, coords[2 * i + 1]),
                        max(box.east, coords[2 * i]), max(box.north, coords[2 * i + 1]))
             }
-            guard 4 * slot + 3 < boxes.count, boxes[4 * slot] == box.west, boxes[4 * slot + 1] == box.south,
-                  boxes[4 * slot + 2] == box.east, boxes[4 * slot + 3] == box.north else {
+            guard let kept = self.box(atSlot: slot), kept == box else {
                 return ["slot \(slot) of the node boxes does not hold the box of points \(left)...\(right)"]
             }
             if right - left <= PackedTree.nodeSize { continue }
@@ -181,7 +180,7 @@ extension PackedTree {
             let c = coords[2 * m + axis]
             for i in left..<m where coords[2 * i + axis] > c { return ["point \(i) left of split \(m) lies above it"] }
             for i in (m + 1)...right where coords[2 * i + axis] < c { return ["point \(i) right of split \(m) lies below it"] }
-            guard 2 * slot + 1 < middles.count, middles[2 * slot] == coords[2 * m], middles[2 * slot + 1] == coords[2 * m + 1],
+            guard let middle = middle(atSlot: slot), middle == (coords[2 * m], coords[2 * m + 1]),
                   PackedTree.axis(ofSlot: slot) == axis else {
                 return ["slot \(slot) of the middle points does not hold point \(m), the middle of \(left)...\(right)"]
             }

@@ -229,11 +229,11 @@ extension PointSet.Snapshot {
         let tree = levels[li], clean = cleanLevels[li]
         return tree.coords.withUnsafeBufferPointer { xy in
             tree.entries.withUnsafeBufferPointer { ids in
-                // Down the splits (the dense middle points, see ``PackedTree/middles``).
+                // Down the splits (the dense middle points, see ``PackedTree/nodes``).
                 var left = 0, right = tree.count - 1, axis = 0, slot = 1
                 while right - left > PackedTree.nodeSize {
                     let m = (left + right) >> 1
-                    let c = tree.middles[2 * slot + axis]
+                    let c = tree.nodes[tree.middleStart + 2 * slot + axis]
                     if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1; slot = 2 * slot } else { left = m + 1; slot = 2 * slot + 1 }
                     axis = 1 - axis
                 }

@@ -21,23 +21,26 @@ public struct PackedTree: Sendable {
     @usableFromInline package let coords: [Double]
     /// Entry number of each point, in tree order.
     @usableFromInline package let entries: [Int32]
-    /// The middle point of every inner node (a node of more than ``nodeSize`` + 1 points),
-    /// `[lon, lat]`, by the node's breadth-first slot: the root at slot 1, slot `s`'s
-    /// children at `2s` and `2s + 1` (the slots of leaves, and slot 0, hold zeros). A copy
-    /// of `coords` at those points, packed densely, so that a descent reads a few cache
-    /// lines that stay cached, not a line of `coords` per level.
-    @usableFromInline package let middles: [Double]
-    /// The box of every node's points (inner nodes and leaves), `[west, south, east, north]`
-    /// by slot as in ``middles`` (unused slots hold an empty box, west > east). Tighter
-    /// than the cell the splits give a node wherever points cluster, so a walk skips more
-    /// nodes and takes more whole; a node's two children share a cache line's worth.
-    @usableFromInline package let boxes: [Double]
+    /// Two dense arrays by breadth-first node slot (the root at slot 1, slot `s`'s children
+    /// at `2s` and `2s + 1`), one after the other in one buffer (one reference to hold
+    /// during a walk, not two):
+    /// - from 0, the box of every node's points (inner nodes and leaves), `[west, south,
+    ///   east, north]` (slots with no node hold an empty box, west > east). Tighter than
+    ///   the cell the splits give a node wherever points cluster, so a walk skips more nodes
+    ///   and takes more whole; a node's two children's boxes are 64 adjacent bytes;
+    /// - from ``middleStart``, the middle point of every inner node (a node of more than
+    ///   ``nodeSize`` + 1 points), `[lon, lat]`: a copy of `coords` at those points, so
+    ///   that a descent reads a few cache lines that stay cached, not a line of `coords`
+    ///   per level.
+    @usableFromInline package let nodes: [Double]
+    /// Where the middle points begin in ``nodes``.
+    @usableFromInline package let middleStart: Int
 
     /// Number of points.
     @inlinable public var count: Int { entries.count }
 
     /// Bytes held by the tree's arrays.
-    public var memoryBytes: Int { coords.capacity * 8 + entries.capacity * 4 + (middles.capacity + boxes.capacity) * 8 }
+    public var memoryBytes: Int { coords.capacity * 8 + entries.capacity * 4 + nodes.capacity * 8 }
 
     /// Builds a tree over the points `(lon[i], lat[i])` carrying `entries[i]`.
     ///
@@ -69,62 +72,77 @@ public struct PackedTree: Sendable {
             for i in 0..<n { buf[i] = items[i].entry }
             count = n
         }
-        (middles, boxes) = PackedTree.nodes(of: coords)
+        (nodes, middleStart) = PackedTree.nodes(of: coords)
     }
 
     /// The same tree with every entry number moved by `delta` (compaction renumbers a level
     /// without sorting it again). The coordinates are shared, not copied.
     init(renumbering tree: PackedTree, by delta: Int32) {
         coords = tree.coords
-        middles = tree.middles
-        boxes = tree.boxes
+        nodes = tree.nodes
+        middleStart = tree.middleStart
         entries = tree.entries.map { $0 + delta }
     }
 
-    /// ``middles`` and ``boxes`` for the points `coords` (in tree order).
-    static func nodes(of coords: [Double]) -> (middles: [Double], boxes: [Double]) {
+    /// ``nodes`` and ``middleStart`` for the points `coords` (in tree order).
+    static func nodes(of coords: [Double]) -> (nodes: [Double], middleStart: Int) {
         let n = coords.count / 2
         // Inner nodes lie at depths below `depth`, leaves at `depth` or above: a node of s
         // points has children of at most s / 2.
         var depth = 0, size = n
         while size > nodeSize + 1 { depth += 1; size /= 2 }
-        var middles = [Double](repeating: 0, count: depth == 0 ? 0 : 2 << depth)
-        var boxes = [Double](repeating: 0, count: 4 << (depth + 1))
-        for slot in 0..<(2 << depth) {
-            boxes[4 * slot] = .infinity; boxes[4 * slot + 1] = .infinity
-            boxes[4 * slot + 2] = -.infinity; boxes[4 * slot + 3] = -.infinity
+        let slots = 2 << depth, middleStart = 4 * slots
+        var nodes = [Double](repeating: 0, count: middleStart + (depth == 0 ? 0 : 2 << depth))
+        for slot in 0..<slots {
+            nodes[4 * slot] = .infinity; nodes[4 * slot + 1] = .infinity
+            nodes[4 * slot + 2] = -.infinity; nodes[4 * slot + 3] = -.infinity
         }
-        if n == 0 { return (middles, boxes) }
+        if n == 0 { return (nodes, middleStart) }
         coords.withUnsafeBufferPointer { xy in
-            middles.withUnsafeMutableBufferPointer { mids in
-                boxes.withUnsafeMutableBufferPointer { out in
-                    func fill(_ slot: Int, _ left: Int, _ right: Int, parallel: Bool = false) {
-                        var w = Double.infinity, s = Double.infinity, e = -Double.infinity, nn = -Double.infinity
-                        func add(_ i: Int) {
-                            w = min(w, xy[2 * i]); e = max(e, xy[2 * i])
-                            s = min(s, xy[2 * i + 1]); nn = max(nn, xy[2 * i + 1])
-                        }
-                        if right - left <= nodeSize {
-                            for i in left...right { add(i) }
-                        } else {
-                            let m = (left + right) >> 1
-                            mids[2 * slot] = xy[2 * m]; mids[2 * slot + 1] = xy[2 * m + 1]
-                            add(m)
-                            // The two subtrees write disjoint slots.
-                            PackedTree.run(parallel, { fill(2 * slot, left, m - 1) }, { fill(2 * slot + 1, m + 1, right) })
-                            for child in (2 * slot)...(2 * slot + 1) {
-                                w = min(w, out[4 * child]); s = min(s, out[4 * child + 1])
-                                e = max(e, out[4 * child + 2]); nn = max(nn, out[4 * child + 3])
-                            }
-                        }
-                        out[4 * slot] = w; out[4 * slot + 1] = s; out[4 * slot + 2] = e; out[4 * slot + 3] = nn
+            nodes.withUnsafeMutableBufferPointer { out in
+                let mids = out.baseAddress! + middleStart
+                func fill(_ slot: Int, _ left: Int, _ right: Int, parallel: Bool = false) {
+                    var w = Double.infinity, s = Double.infinity, e = -Double.infinity, nn = -Double.infinity
+                    func add(_ i: Int) {
+                        w = min(w, xy[2 * i]); e = max(e, xy[2 * i])
+                        s = min(s, xy[2 * i + 1]); nn = max(nn, xy[2 * i + 1])
                     }
-                    fill(1, 0, n - 1, parallel: n > parallelBuildThreshold)
+                    if right - left <= nodeSize {
+                        for i in left...right { add(i) }
+                    } else {
+                        let m = (left + right) >> 1
+                        mids[2 * slot] = xy[2 * m]; mids[2 * slot + 1] = xy[2 * m + 1]
+                        add(m)
+                        // The two subtrees write disjoint slots.
+                        PackedTree.run(parallel, { fill(2 * slot, left, m - 1) }, { fill(2 * slot + 1, m + 1, right) })
+                        for child in (2 * slot)...(2 * slot + 1) {
+                            w = min(w, out[4 * child]); s = min(s, out[4 * child + 1])
+                            e = max(e, out[4 * child + 2]); nn = max(nn, out[4 * child + 3])
+                        }
+                    }
+                    out[4 * slot] = w; out[4 * slot + 1] = s; out[4 * slot + 2] = e; out[4 * slot + 3] = nn
                 }
+                fill(1, 0, n - 1, parallel: n > parallelBuildThreshold)
             }
         }
-        return (middles, boxes)
+        return (nodes, middleStart)
     }
+
+    /// The box of the points of the node at `slot`: `(west, south, east, north)`.
+    func box(atSlot slot: Int) -> (west: Double, south: Double, east: Double, north: Double)? {
+        guard slot >= 0, 4 * slot + 3 < middleStart else { return nil }
+        return (nodes[4 * slot], nodes[4 * slot + 1], nodes[4 * slot + 2], nodes[4 * slot + 3])
+    }
+
+    /// The middle point of the inner node at `slot`: `(lon, lat)`.
+    func middle(atSlot slot: Int) -> (lon: Double, lat: Double)? {
+        guard slot >= 0, middleStart + 2 * slot + 1 < nodes.count else { return nil }
+        return (nodes[middleStart + 2 * slot], nodes[middleStart + 2 * slot + 1])
+    }
+
+    /// Deepest a walk's stack of pending nodes grows: one node a level, plus one. Entry
+    /// numbers are `Int32`, so a tree has under 2³¹ points and under 27 levels.
+    @usableFromInline static let stackDepth = 40
 
     /// The axis a node at breadth-first `slot` splits on: longitude (0) at even depths.
     @inlinable @inline(__always)
@@ -209,15 +227,18 @@ public struct PackedTree: Sendable {
         let n = entries.count
         if n == 0 { return }
         coords.withUnsafeBufferPointer { xy in
-          middles.withUnsafeBufferPointer { mids in
-            boxes.withUnsafeBufferPointer { nodeBoxes in
+            nodes.withUnsafeBufferPointer { nodeArrays in
               entries.withUnsafeBufferPointer { ids in
+                let mids = UnsafeBufferPointer(rebasing: nodeArrays[middleStart...])
                 // A node: left, right, slot. Ranges to read, found by the descent and read in
-                // batches (see `flush`): left, right, taken whole.
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64 + 3 * PackedTree.batch + PackedTree.nodeSize / 8 + 1) { stack in
-                    let ranges = stack.baseAddress! + 3 * 64
+                // batches (see `flush`): left, right, taken whole. `Int32`s, so that the
+                // whole allocation stays within the 1 KiB Swift puts on the stack unasked
+                // (past it, `withUnsafeTemporaryAllocation` asks the runtime, and may use
+                // the heap).
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * PackedTree.stackDepth + 3 * PackedTree.batch + PackedTree.nodeSize / 4 + 1) { stack in
+                    let ranges = stack.baseAddress! + 3 * PackedTree.stackDepth
                     let picked = UnsafeMutableRawPointer(ranges + 3 * PackedTree.batch).assumingMemoryBound(to: UInt8.self)
-                    let boxAt = UnsafeRawPointer(nodeBoxes.baseAddress!)
+                    let boxAt = UnsafeRawPointer(nodeArrays.baseAddress!)
                     @inline(__always) func box(_ slot: Int) -> SIMD4<Double> {
                         boxAt.loadUnaligned(fromByteOffset: 32 * slot, as: SIMD4<Double>.self)
                     }
@@ -231,7 +252,7 @@ public struct PackedTree: Sendable {
                     /// after another).
                     func flush() {
                         for r in 0..<pending {
-                            let left = ranges[3 * r], right = ranges[3 * r + 1]
+                            let left = Int(ranges[3 * r]), right = Int(ranges[3 * r + 1])
                             var i = left
                             if ranges[3 * r + 2] != 0 {
                                 if F.self == AllEntries.self {
@@ -271,15 +292,21 @@ public struct PackedTree: Sendable {
                         PackedTree.prefetch(xy, from: left, through: last)
                         var j = left
                         while j <= last { scout_prefetch(ids.baseAddress! + j); j += 16 }
-                        ranges[3 * pending] = left; ranges[3 * pending + 1] = right; ranges[3 * pending + 2] = whole ? 1 : 0
+                        ranges[3 * pending] = Int32(truncatingIfNeeded: left); ranges[3 * pending + 1] = Int32(truncatingIfNeeded: right)
+                        ranges[3 * pending + 2] = whole ? 1 : 0
                         pending += 1
                     }
+                    @inline(__always) func push(_ left: Int, _ right: Int, _ slot: Int, _ sp: inout Int) {
+                        stack[3 * sp] = Int32(truncatingIfNeeded: left); stack[3 * sp + 1] = Int32(truncatingIfNeeded: right)
+                        stack[3 * sp + 2] = Int32(truncatingIfNeeded: slot)
+                        sp += 1
+                    }
                     guard meets(box(1)) else { return }
-                    var sp = 1
-                    stack[0] = 0; stack[1] = n - 1; stack[2] = 1
+                    var sp = 0
+                    push(0, n - 1, 1, &sp)
                     while sp > 0 {
                         sp -= 1
-                        let left = stack[3 * sp], right = stack[3 * sp + 1], slot = stack[3 * sp + 2]
+                        let left = Int(stack[3 * sp]), right = Int(stack[3 * sp + 1]), slot = Int(stack[3 * sp + 2])
                         let b = box(slot)
                         if b.x >= west && b.z <= east && b.y >= south && b.w <= north
                             && visitor.accepts(west: b.x, south: b.y, east: b.z, north: b.w) {
@@ -292,45 +319,39 @@ public struct PackedTree: Sendable {
                         }
                         let m = (left + right) >> 1
                         // The grandchildren's boxes and middle points, at hand two steps on.
-                        PackedTree.prefetchGrandchildren(mids, nodeBoxes, of: slot)
+                        PackedTree.prefetchGrandchildren(nodeArrays, middleStart, of: slot)
                         let x = mids[2 * slot], y = mids[2 * slot + 1]
                         if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[m]) {
                             later(m, m, whole: false)
                         }
                         // Children whose points' box meets the query box (each child has points).
-                        if meets(box(2 * slot)) {
-                            stack[3 * sp] = left; stack[3 * sp + 1] = m - 1; stack[3 * sp + 2] = 2 * slot
-                            sp += 1
-                        }
-                        if meets(box(2 * slot + 1)) {
-                            stack[3 * sp] = m + 1; stack[3 * sp + 1] = right; stack[3 * sp + 2] = 2 * slot + 1
-                            sp += 1
-                        }
+                        if meets(box(2 * slot)) { push(left, m - 1, 2 * slot, &sp) }
+                        if meets(box(2 * slot + 1)) { push(m + 1, right, 2 * slot + 1, &sp) }
                     }
                     flush()
                 }
               }
             }
-          }
         }
     }
 
     /// Ranges a walk reads in one batch.
     @usableFromInline static let batch = 16
 
-    /// Starts loading the middle points and boxes of the grandchildren of the inner node at
-    /// `slot` (slots `4 slot ..< 4 slot + 4`).
+    /// Starts loading the boxes and middle points of the grandchildren of the inner node at
+    /// `slot` (slots `4 slot ..< 4 slot + 4` of ``nodes``, whose middle points start at
+    /// `middleStart`).
     @inlinable @inline(__always)
-    static func prefetchGrandchildren(_ mids: UnsafeBufferPointer<Double>, _ boxes: UnsafeBufferPointer<Double>, of slot: Int) {
-        let first = 8 * slot
-        if first < mids.count {
-            scout_prefetch(mids.baseAddress! + first)
-            scout_prefetch(mids.baseAddress! + first + 7)
+    static func prefetchGrandchildren(_ nodes: UnsafeBufferPointer<Double>, _ middleStart: Int, of slot: Int) {
+        let boxes = 16 * slot, middles = middleStart + 8 * slot
+        if boxes < middleStart {
+            scout_prefetch(nodes.baseAddress! + boxes)
+            scout_prefetch(nodes.baseAddress! + boxes + 8)
+            scout_prefetch(nodes.baseAddress! + boxes + 15)
         }
-        if 2 * first < boxes.count {
-            scout_prefetch(boxes.baseAddress! + 2 * first)
-            scout_prefetch(boxes.baseAddress! + 2 * first + 8)
-            scout_prefetch(boxes.baseAddress! + 2 * first + 15)
+        if middles < nodes.count {
+            scout_prefetch(nodes.baseAddress! + middles)
+            scout_prefetch(nodes.baseAddress! + middles + 7)
         }
     }
 
@@ -355,12 +376,13 @@ public struct PackedTree: Sendable {
         if n == 0 { return }
         let (west, south, east, north) = (box.west, box.south, box.east, box.north)
         coords.withUnsafeBufferPointer { xy in
-          middles.withUnsafeBufferPointer { mids in
-            boxes.withUnsafeBufferPointer { nodeBoxes in
+            nodes.withUnsafeBufferPointer { nodeArrays in
               entries.withUnsafeBufferPointer { ids in
-                withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * 64) { stack in
+                let mids = UnsafeBufferPointer(rebasing: nodeArrays[middleStart...])
+                // `Int32`s, to stay within what Swift puts on the stack unasked (see `visit`).
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * PackedTree.stackDepth) { stack in
                     let low = SIMD2(west, south), high = SIMD2(east, north)
-                    let boxAt = UnsafeRawPointer(nodeBoxes.baseAddress!)
+                    let boxAt = UnsafeRawPointer(nodeArrays.baseAddress!)
                     @inline(__always) func nodeBox(_ slot: Int) -> SIMD4<Double> {
                         boxAt.loadUnaligned(fromByteOffset: 32 * slot, as: SIMD4<Double>.self)
                     }
@@ -378,9 +400,10 @@ public struct PackedTree: Sendable {
                             // A leaf: all its lines (it is read whole if not skipped).
                             PackedTree.prefetch(xy, from: left, through: right)
                         } else {
-                            PackedTree.prefetchGrandchildren(mids, nodeBoxes, of: slot)
+                            PackedTree.prefetchGrandchildren(nodeArrays, middleStart, of: slot)
                         }
-                        stack[3 * sp] = left; stack[3 * sp + 1] = right; stack[3 * sp + 2] = slot
+                        stack[3 * sp] = Int32(truncatingIfNeeded: left); stack[3 * sp + 1] = Int32(truncatingIfNeeded: right)
+                        stack[3 * sp + 2] = Int32(truncatingIfNeeded: slot)
                         sp += 1
                     }
                     guard meets(nodeBox(1)) else { return }
@@ -389,7 +412,7 @@ public struct PackedTree: Sendable {
                     defer { walker.finish(entries: ids) }
                     while sp > 0 {
                         sp -= 1
-                        let left = stack[3 * sp], right = stack[3 * sp + 1], slot = stack[3 * sp + 2]
+                        let left = Int(stack[3 * sp]), right = Int(stack[3 * sp + 1]), slot = Int(stack[3 * sp + 2])
                         let b = nodeBox(slot)
                         if walker.skips(west: max(b.x, west), south: max(b.y, south), east: min(b.z, east), north: min(b.w, north)) { continue }
                         if right - left <= PackedTree.nodeSize {
@@ -412,7 +435,6 @@ public struct PackedTree: Sendable {
                 }
               }
             }
-          }
         }
     }
 

@@ -205,8 +205,8 @@ extension BoundedRef: DiscMember {
 /// (on the caller's stack) and moved to ``out`` a buffer at a time, so that adding one is a
 /// store, not an array append (with its uniqueness and capacity checks).
 private struct DiscMembers<Member: DiscMember>: PointVisitor {
-    /// Members the buffer holds.
-    static var held: Int { 128 }
+    /// Members the buffer holds: 1 KiB of them, what Swift puts on the stack unasked.
+    static var held: Int { max(8, 1024 / MemoryLayout<Member>.stride) }
     let test: RadiusTest
     let filter: ((EntryRef) -> Bool)?
     /// The buffer, of ``held`` members, the first `count` initialized.
