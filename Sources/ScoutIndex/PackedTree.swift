@@ -318,8 +318,8 @@ public struct PackedTree: Sendable {
                             continue
                         }
                         let m = (left + right) >> 1
-                        // The grandchildren's boxes and middle points, at hand two steps on.
-                        PackedTree.prefetchGrandchildren(nodeArrays, middleStart, of: slot)
+                        // The boxes and middle points three levels down, at hand when reached.
+                        PackedTree.prefetchDescendants(nodeArrays, middleStart, of: slot)
                         let x = mids[2 * slot], y = mids[2 * slot + 1]
                         if x >= west && x <= east && y >= south && y <= north && filter.includes(ids[m]) {
                             later(m, m, whole: false)
@@ -338,20 +338,23 @@ public struct PackedTree: Sendable {
     /// Ranges a walk reads in one batch.
     @usableFromInline static let batch = 16
 
-    /// Starts loading the boxes and middle points of the grandchildren of the inner node at
-    /// `slot` (slots `4 slot ..< 4 slot + 4` of ``nodes``, whose middle points start at
-    /// `middleStart`).
+    /// Starts loading the boxes and middle points of the nodes three levels below the inner
+    /// node at `slot` (slots `8 slot ..< 8 slot + 8` of ``nodes``, whose middle points
+    /// start at `middleStart`): 256 bytes of boxes and 128 of middle points, at hand when
+    /// the descent gets there. (Two levels ahead was 4-6% slower for a 4 km radius, four
+    /// levels no faster.)
     @inlinable @inline(__always)
-    static func prefetchGrandchildren(_ nodes: UnsafeBufferPointer<Double>, _ middleStart: Int, of slot: Int) {
-        let boxes = 16 * slot, middles = middleStart + 8 * slot
+    static func prefetchDescendants(_ nodes: UnsafeBufferPointer<Double>, _ middleStart: Int, of slot: Int) {
+        let boxes = 32 * slot, middles = middleStart + 16 * slot
         if boxes < middleStart {
-            scout_prefetch(nodes.baseAddress! + boxes)
-            scout_prefetch(nodes.baseAddress! + boxes + 8)
-            scout_prefetch(nodes.baseAddress! + boxes + 15)
+            var i = 0
+            while i < 32 { scout_prefetch(nodes.baseAddress! + boxes + i); i += 8 }
+            scout_prefetch(nodes.baseAddress! + boxes + 31)
         }
         if middles < nodes.count {
             scout_prefetch(nodes.baseAddress! + middles)
-            scout_prefetch(nodes.baseAddress! + middles + 7)
+            scout_prefetch(nodes.baseAddress! + middles + 8)
+            scout_prefetch(nodes.baseAddress! + middles + 15)
         }
     }
 
@@ -400,7 +403,7 @@ public struct PackedTree: Sendable {
                             // A leaf: all its lines (it is read whole if not skipped).
                             PackedTree.prefetch(xy, from: left, through: right)
                         } else {
-                            PackedTree.prefetchGrandchildren(nodeArrays, middleStart, of: slot)
+                            PackedTree.prefetchDescendants(nodeArrays, middleStart, of: slot)
                         }
                         stack[3 * sp] = Int32(truncatingIfNeeded: left); stack[3 * sp + 1] = Int32(truncatingIfNeeded: right)
                         stack[3 * sp + 2] = Int32(truncatingIfNeeded: slot)
