@@ -400,8 +400,11 @@ public struct PackedTree: Sendable {
                     let points = UnsafeRawPointer(xy.baseAddress!)
                     @inline(__always) func push(_ left: Int, _ right: Int, _ slot: Int, _ sp: inout Int) {
                         if right - left <= PackedTree.nodeSize {
-                            // A leaf: all its lines (it is read whole if not skipped).
+                            // A leaf: all its lines (it is read whole if not skipped), and its
+                            // entry numbers (the walker reads those of the points it keeps).
                             PackedTree.prefetch(xy, from: left, through: right)
+                            scout_prefetch(ids.baseAddress! + left)
+                            scout_prefetch(ids.baseAddress! + right)
                         } else {
                             PackedTree.prefetchDescendants(nodeArrays, middleStart, of: slot)
                         }
