@@ -140,6 +140,34 @@ public struct PackedTree: Sendable {
         return (nodes[middleStart + 2 * slot], nodes[middleStart + 2 * slot + 1])
     }
 
+    /// The box of the points of the node at `slot`, from ``nodes``' buffer:
+    /// `(west, south, east, north)` as `(x, y, z, w)`.
+    @inlinable @inline(__always)
+    static func box(_ nodes: UnsafeBufferPointer<Double>, _ slot: Int) -> SIMD4<Double> {
+        UnsafeRawPointer(nodes.baseAddress!).loadUnaligned(fromByteOffset: 32 * slot, as: SIMD4<Double>.self)
+    }
+
+    /// A walk's nodes still to visit (`left`, `right`, breadth-first `slot`, as `Int32`s),
+    /// last in first out, in a buffer of the caller's of ``stackDepth`` × 3 `Int32`s.
+    @usableFromInline
+    struct NodeStack {
+        @usableFromInline let base: UnsafeMutablePointer<Int32>
+        @usableFromInline var count = 0
+        @inlinable init(_ base: UnsafeMutablePointer<Int32>) { self.base = base }
+        @inlinable @inline(__always)
+        mutating func push(_ left: Int, _ right: Int, _ slot: Int) {
+            base[3 * count] = Int32(truncatingIfNeeded: left); base[3 * count + 1] = Int32(truncatingIfNeeded: right)
+            base[3 * count + 2] = Int32(truncatingIfNeeded: slot)
+            count += 1
+        }
+        @inlinable @inline(__always)
+        mutating func pop() -> (left: Int, right: Int, slot: Int)? {
+            if count == 0 { return nil }
+            count -= 1
+            return (Int(base[3 * count]), Int(base[3 * count + 1]), Int(base[3 * count + 2]))
+        }
+    }
+
     /// Deepest a walk's stack of pending nodes grows: one node a level, plus one. Entry
     /// numbers are `Int32`, so a tree has under 2³¹ points and under 27 levels.
     @usableFromInline static let stackDepth = 40
@@ -238,10 +266,7 @@ public struct PackedTree: Sendable {
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * PackedTree.stackDepth + 3 * PackedTree.batch + PackedTree.nodeSize / 4 + 1) { stack in
                     let ranges = stack.baseAddress! + 3 * PackedTree.stackDepth
                     let picked = UnsafeMutableRawPointer(ranges + 3 * PackedTree.batch).assumingMemoryBound(to: UInt8.self)
-                    let boxAt = UnsafeRawPointer(nodeArrays.baseAddress!)
-                    @inline(__always) func box(_ slot: Int) -> SIMD4<Double> {
-                        boxAt.loadUnaligned(fromByteOffset: 32 * slot, as: SIMD4<Double>.self)
-                    }
+                    @inline(__always) func box(_ slot: Int) -> SIMD4<Double> { PackedTree.box(nodeArrays, slot) }
                     @inline(__always) func meets(_ b: SIMD4<Double>) -> Bool {
                         b.x <= east && b.z >= west && b.y <= north && b.w >= south
                     }
@@ -296,17 +321,10 @@ public struct PackedTree: Sendable {
                         ranges[3 * pending + 2] = whole ? 1 : 0
                         pending += 1
                     }
-                    @inline(__always) func push(_ left: Int, _ right: Int, _ slot: Int, _ sp: inout Int) {
-                        stack[3 * sp] = Int32(truncatingIfNeeded: left); stack[3 * sp + 1] = Int32(truncatingIfNeeded: right)
-                        stack[3 * sp + 2] = Int32(truncatingIfNeeded: slot)
-                        sp += 1
-                    }
                     guard meets(box(1)) else { return }
-                    var sp = 0
-                    push(0, n - 1, 1, &sp)
-                    while sp > 0 {
-                        sp -= 1
-                        let left = Int(stack[3 * sp]), right = Int(stack[3 * sp + 1]), slot = Int(stack[3 * sp + 2])
+                    var pendingNodes = NodeStack(stack.baseAddress!)
+                    pendingNodes.push(0, n - 1, 1)
+                    while let (left, right, slot) = pendingNodes.pop() {
                         let b = box(slot)
                         if b.x >= west && b.z <= east && b.y >= south && b.w <= north
                             && visitor.accepts(west: b.x, south: b.y, east: b.z, north: b.w) {
@@ -325,8 +343,8 @@ public struct PackedTree: Sendable {
                             later(m, m, whole: false)
                         }
                         // Children whose points' box meets the query box (each child has points).
-                        if meets(box(2 * slot)) { push(left, m - 1, 2 * slot, &sp) }
-                        if meets(box(2 * slot + 1)) { push(m + 1, right, 2 * slot + 1, &sp) }
+                        if meets(box(2 * slot)) { pendingNodes.push(left, m - 1, 2 * slot) }
+                        if meets(box(2 * slot + 1)) { pendingNodes.push(m + 1, right, 2 * slot + 1) }
                     }
                     flush()
                 }
@@ -385,10 +403,7 @@ public struct PackedTree: Sendable {
                 // `Int32`s, to stay within what Swift puts on the stack unasked (see `visit`).
                 withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * PackedTree.stackDepth) { stack in
                     let low = SIMD2(west, south), high = SIMD2(east, north)
-                    let boxAt = UnsafeRawPointer(nodeArrays.baseAddress!)
-                    @inline(__always) func nodeBox(_ slot: Int) -> SIMD4<Double> {
-                        boxAt.loadUnaligned(fromByteOffset: 32 * slot, as: SIMD4<Double>.self)
-                    }
+                    @inline(__always) func nodeBox(_ slot: Int) -> SIMD4<Double> { PackedTree.box(nodeArrays, slot) }
                     @inline(__always) func meets(_ b: SIMD4<Double>) -> Bool {
                         b.x <= east && b.z >= west && b.y <= north && b.w >= south
                     }
@@ -398,7 +413,8 @@ public struct PackedTree: Sendable {
                         if all((p .>= low) .& (p .<= high)) { walker.take(i, lon: p.x, lat: p.y, entries: ids) }
                     }
                     let points = UnsafeRawPointer(xy.baseAddress!)
-                    @inline(__always) func push(_ left: Int, _ right: Int, _ slot: Int, _ sp: inout Int) {
+                    var pendingNodes = NodeStack(stack.baseAddress!)
+                    @inline(__always) func push(_ left: Int, _ right: Int, _ slot: Int) {
                         if right - left <= PackedTree.nodeSize {
                             // A leaf: all its lines (it is read whole if not skipped), and its
                             // entry numbers (the walker reads those of the points it keeps).
@@ -408,17 +424,12 @@ public struct PackedTree: Sendable {
                         } else {
                             PackedTree.prefetchDescendants(nodeArrays, middleStart, of: slot)
                         }
-                        stack[3 * sp] = Int32(truncatingIfNeeded: left); stack[3 * sp + 1] = Int32(truncatingIfNeeded: right)
-                        stack[3 * sp + 2] = Int32(truncatingIfNeeded: slot)
-                        sp += 1
+                        pendingNodes.push(left, right, slot)
                     }
                     guard meets(nodeBox(1)) else { return }
-                    var sp = 0
-                    push(0, n - 1, 1, &sp)
+                    push(0, n - 1, 1)
                     defer { walker.finish(entries: ids) }
-                    while sp > 0 {
-                        sp -= 1
-                        let left = Int(stack[3 * sp]), right = Int(stack[3 * sp + 1]), slot = Int(stack[3 * sp + 2])
+                    while let (left, right, slot) = pendingNodes.pop() {
                         let b = nodeBox(slot)
                         if walker.skips(west: max(b.x, west), south: max(b.y, south), east: min(b.z, east), north: min(b.w, north)) { continue }
                         if right - left <= PackedTree.nodeSize {
@@ -431,11 +442,11 @@ public struct PackedTree: Sendable {
                         // origin's side last (popped first).
                         let lowMeets = meets(nodeBox(2 * slot)), highMeets = meets(nodeBox(2 * slot + 1))
                         if (axis == 0 ? origin.lon : origin.lat) < mids[2 * slot + axis] {
-                            if highMeets { push(m + 1, right, 2 * slot + 1, &sp) }
-                            if lowMeets { push(left, m - 1, 2 * slot, &sp) }
+                            if highMeets { push(m + 1, right, 2 * slot + 1) }
+                            if lowMeets { push(left, m - 1, 2 * slot) }
                         } else {
-                            if lowMeets { push(left, m - 1, 2 * slot, &sp) }
-                            if highMeets { push(m + 1, right, 2 * slot + 1, &sp) }
+                            if lowMeets { push(left, m - 1, 2 * slot) }
+                            if highMeets { push(m + 1, right, 2 * slot + 1) }
                         }
                     }
                 }
