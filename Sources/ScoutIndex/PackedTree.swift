@@ -244,7 +244,7 @@ public struct PackedTree: Sendable {
 
     /// Walks the points of the box `[west, south, east, north]` (edges inclusive; the box
     /// must not cross the antimeridian) whose entries `filter` includes, and hands them to
-    /// `visitor`: a node whose points' box (``boxes``) lies in the query box and that
+    /// `visitor`: a node whose points' box (in ``nodes``) lies in the query box and that
     /// ``PointVisitor/accepts(west:south:east:north:)`` approves gives all its points to
     /// ``PointVisitor/member(_:lon:lat:)`` untested; every other point in the box goes to
     /// ``PointVisitor/candidate(_:lon:lat:)``. Nodes whose points' box misses the query box
