@@ -307,6 +307,56 @@ extension String {
         }
     }
 
+    /// Trees of every small shape (no inner node, one, two levels, uneven halves), with
+    /// duplicate points: their node arrays hold (the invariant checks, in builds that have
+    /// them), and both walks, the box walk and the nearest walk with nothing skipped, find
+    /// exactly the points of each box.
+    @Test func smallTreesOfEveryShapeWalkLikeBruteForce() {
+        var rng = SplitMix64(seed: 23)
+        struct Everything: NearestWalker {
+            var found: [Int32] = []
+            func skips(west: Double, south: Double, east: Double, north: Double) -> Bool { false }
+            mutating func take(_ position: Int, lon: Double, lat: Double, entries: UnsafeBufferPointer<Int32>) {
+                found.append(entries[position])
+            }
+            mutating func finish(entries: UnsafeBufferPointer<Int32>) {}
+        }
+        var log = FailureLog(), boxesWithPoints = 0
+        for n in [0, 1, 2, 3, 31, 32, 33, 34, 35, 36, 66, 67, 68, 69, 100, 257, 1_000, 4_099] {
+            var lons: [Double] = [], lats: [Double] = []
+            for i in 0..<n {
+                if i > 0 && rng.chance(0.1) { let j = rng.int(0...(i - 1)); lons.append(lons[j]); lats.append(lats[j]); continue }
+                let p = rng.chance(0.8) ? Scenario.near(GeoPoint(lat: 50.06, lon: 19.94), spread: 3_000, &rng) : Scenario.point(&rng)
+                lons.append(p.lon); lats.append(p.lat)
+            }
+            let tree = PackedTree(entries: (0..<Int32(n)).map { $0 }, lons: lons, lats: lats)
+            let problems = tree._invariantViolations()
+            log.check(problems.isEmpty, "\(n) points: \(problems.prefix(3))")
+            for q in 0..<30 {
+                let b: GeoBox
+                if n > 0 && q % 3 == 0 {
+                    let i = rng.int(0...(n - 1)), j = rng.int(0...(n - 1))
+                    b = GeoBox(west: min(lons[i], lons[j]), south: min(lats[i], lats[j]), east: max(lons[i], lons[j]), north: max(lats[i], lats[j]))
+                } else {
+                    let c = rng.chance(0.7) ? Scenario.near(GeoPoint(lat: 50.06, lon: 19.94), spread: 3_000, &rng) : Scenario.point(&rng)
+                    let w = rng.logUniform(1e-5, 30), h = rng.logUniform(1e-5, 30)
+                    b = GeoBox(west: max(-180, c.lon - w), south: max(-90, c.lat - h), east: min(180, c.lon + w), north: min(90, c.lat + h))
+                }
+                let expected = Set((0..<n).filter { lons[$0] >= b.west && lons[$0] <= b.east && lats[$0] >= b.south && lats[$0] <= b.north }.map(Int32.init))
+                if !expected.isEmpty { boxesWithPoints += 1 }
+                var boxed: [Int32] = []
+                tree.forEach(west: b.west, south: b.south, east: b.east, north: b.north) { e, _, _ in boxed.append(e) }
+                log.check(boxed.count == expected.count && Set(boxed) == expected, "\(n) points, box \(b): box walk \(boxed.count), brute force \(expected.count)")
+                var walker = Everything()
+                tree.nearestWalk(box: b, origin: GeoPoint(lat: (b.south + b.north) / 2, lon: (b.west + b.east) / 2), &walker)
+                log.check(walker.found.count == expected.count && Set(walker.found) == expected,
+                          "\(n) points, box \(b): nearest walk \(walker.found.count), brute force \(expected.count)")
+            }
+        }
+        #expect(boxesWithPoints > 200, "only \(boxesWithPoints) boxes held points")
+        #expect(log.isEmpty, "\(log.summary)")
+    }
+
     @Test func geohashGridMatchesPackedTree() async {
         await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
