@@ -230,12 +230,11 @@ extension PointSet.Snapshot {
         return tree.coords.withUnsafeBufferPointer { xy in
             tree.entries.withUnsafeBufferPointer { ids in
                 // Down the splits (the dense middle points, see ``PackedTree/nodes``).
-                var left = 0, right = tree.count - 1, axis = 0, slot = 1
+                var left = 0, right = tree.count - 1, slot = 1
                 while right - left > PackedTree.nodeSize {
-                    let m = (left + right) >> 1
+                    let m = (left + right) >> 1, axis = PackedTree.axis(ofSlot: slot)
                     let c = tree.nodes[tree.middleStart + 2 * slot + axis]
                     if (axis == 0 ? origin.lon : origin.lat) < c { right = m - 1; slot = 2 * slot } else { left = m + 1; slot = 2 * slot + 1 }
-                    axis = 1 - axis
                 }
                 // The whole leaf at once, so that its misses overlap.
                 PackedTree.prefetch(xy, from: left, through: right)

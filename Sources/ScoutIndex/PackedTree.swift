@@ -426,9 +426,9 @@ public struct PackedTree: Sendable {
                         }
                         pendingNodes.push(left, right, slot)
                     }
+                    defer { walker.finish(entries: ids) }
                     guard meets(nodeBox(1)) else { return }
                     push(0, n - 1, 1)
-                    defer { walker.finish(entries: ids) }
                     while let (left, right, slot) = pendingNodes.pop() {
                         let b = nodeBox(slot)
                         if walker.skips(west: max(b.x, west), south: max(b.y, south), east: min(b.z, east), north: min(b.w, north)) { continue }

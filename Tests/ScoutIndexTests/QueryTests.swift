@@ -310,16 +310,17 @@ extension String {
     /// Trees of every small shape (no inner node, one, two levels, uneven halves), with
     /// duplicate points: their node arrays hold (the invariant checks, in builds that have
     /// them), and both walks, the box walk and the nearest walk with nothing skipped, find
-    /// exactly the points of each box.
+    /// exactly the points of each box; the nearest walk always ends with `finish`.
     @Test func smallTreesOfEveryShapeWalkLikeBruteForce() {
         var rng = SplitMix64(seed: 23)
         struct Everything: NearestWalker {
             var found: [Int32] = []
+            var finished = 0
             func skips(west: Double, south: Double, east: Double, north: Double) -> Bool { false }
             mutating func take(_ position: Int, lon: Double, lat: Double, entries: UnsafeBufferPointer<Int32>) {
                 found.append(entries[position])
             }
-            mutating func finish(entries: UnsafeBufferPointer<Int32>) {}
+            mutating func finish(entries: UnsafeBufferPointer<Int32>) { finished += 1 }
         }
         var log = FailureLog(), boxesWithPoints = 0
         for n in [0, 1, 2, 3, 31, 32, 33, 34, 35, 36, 66, 67, 68, 69, 100, 257, 1_000, 4_099] {
@@ -351,6 +352,8 @@ extension String {
                 tree.nearestWalk(box: b, origin: GeoPoint(lat: (b.south + b.north) / 2, lon: (b.west + b.east) / 2), &walker)
                 log.check(walker.found.count == expected.count && Set(walker.found) == expected,
                           "\(n) points, box \(b): nearest walk \(walker.found.count), brute force \(expected.count)")
+                // Every walk of a non-empty tree ends with `finish`, even one whose box misses every point.
+                log.check(walker.finished == (n > 0 ? 1 : 0), "\(n) points, box \(b): finish called \(walker.finished) times")
             }
         }
         #expect(boxesWithPoints > 200, "only \(boxesWithPoints) boxes held points")
