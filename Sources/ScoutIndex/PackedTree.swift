@@ -314,16 +314,19 @@ public struct PackedTree: Sendable {
                     func later(_ left: Int, _ right: Int, whole: Bool) {
                         if pending == PackedTree.batch { flush() }
                         let last = min(right, left + 4 * PackedTree.nodeSize)
-                        PackedTree.prefetch(xy, from: left, through: last)
+                        if !whole || V.readsMemberCoordinates { PackedTree.prefetch(xy, from: left, through: last) }
                         var j = left
                         while j <= last { scout_prefetch(ids.baseAddress! + j); j += 16 }
                         ranges[3 * pending] = Int32(truncatingIfNeeded: left); ranges[3 * pending + 1] = Int32(truncatingIfNeeded: right)
                         ranges[3 * pending + 2] = whole ? 1 : 0
                         pending += 1
                     }
-                    guard meets(box(1)) else { return }
+                    // Neither the nodes passed on the way down nor any above them could be
+                    // taken whole: each has points on both sides of the query box's edge.
+                    let (left, right, slot) = PackedTree.descend(west: west, south: south, east: east, north: north, n, nodeArrays, middleStart)
+                    guard meets(box(slot)) else { return }
                     var pendingNodes = NodeStack(stack.baseAddress!)
-                    pendingNodes.push(0, n - 1, 1)
+                    pendingNodes.push(left, right, slot)
                     while let (left, right, slot) = pendingNodes.pop() {
                         let b = box(slot)
                         if b.x >= west && b.z <= east && b.y >= south && b.w <= north
@@ -351,6 +354,28 @@ public struct PackedTree: Sendable {
               }
             }
         }
+    }
+
+    /// The deepest node (`left...right` at breadth-first `slot`) of a tree of `n` points
+    /// that holds every point of the box: while the box lies on one side of a node's split,
+    /// only that child can hold its points (not the node's middle point, which lies on the
+    /// split), so a walk goes down without its stack and without reading boxes. Every
+    /// point of the box outside the returned node's points is none.
+    @inlinable @inline(__always)
+    static func descend(west: Double, south: Double, east: Double, north: Double, _ n: Int,
+                        _ nodes: UnsafeBufferPointer<Double>, _ middleStart: Int) -> (left: Int, right: Int, slot: Int) {
+        var (left, right, slot) = (0, n - 1, 1)
+        while right - left > PackedTree.nodeSize {
+            let axis = PackedTree.axis(ofSlot: slot)
+            let split = nodes[middleStart + 2 * slot + axis]
+            let (low, high) = axis == 0 ? (west, east) : (south, north)
+            let m = (left + right) >> 1
+            if high < split { right = m - 1; slot = 2 * slot }
+            else if low > split { left = m + 1; slot = 2 * slot + 1 }
+            else { break }
+            PackedTree.prefetchDescendants(nodes, middleStart, of: slot)
+        }
+        return (left, right, slot)
     }
 
     /// Ranges a walk reads in one batch.
@@ -427,8 +452,9 @@ public struct PackedTree: Sendable {
                         pendingNodes.push(left, right, slot)
                     }
                     defer { walker.finish(entries: ids) }
-                    guard meets(nodeBox(1)) else { return }
-                    push(0, n - 1, 1)
+                    let (left, right, slot) = PackedTree.descend(west: west, south: south, east: east, north: north, n, nodeArrays, middleStart)
+                    guard meets(nodeBox(slot)) else { return }
+                    push(left, right, slot)
                     while let (left, right, slot) = pendingNodes.pop() {
                         let b = nodeBox(slot)
                         if walker.skips(west: max(b.x, west), south: max(b.y, south), east: min(b.z, east), north: min(b.w, north)) { continue }
@@ -481,9 +507,15 @@ public protocol PointVisitor {
     /// default hands each to ``member(_:lon:lat:)``; a visitor that keeps only entries can
     /// copy them at once.
     mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>)
+    /// Whether ``member(_:lon:lat:)`` and ``members(_:coordinates:)`` read the coordinates
+    /// they are given; when not, the walk does not load them ahead. `true` by default.
+    static var readsMemberCoordinates: Bool { get }
 }
 
 extension PointVisitor {
+    /// `true`.
+    @inlinable public static var readsMemberCoordinates: Bool { true }
+
     /// Hands each point to ``member(_:lon:lat:)``.
     @inlinable
     public mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>) {

@@ -187,13 +187,17 @@ public enum AreaVerdict: Sendable {
 /// What a disc query returns per member: the entry alone, or with its distance bounds.
 private protocol DiscMember {
     init(_ ref: EntryRef, lon: Double, lat: Double, test: RadiusTest)
+    /// Whether the member keeps anything of its coordinates.
+    static var readsCoordinates: Bool { get }
 }
 
 extension EntryRef: DiscMember {
     fileprivate init(_ ref: EntryRef, lon: Double, lat: Double, test: RadiusTest) { self = ref }
+    fileprivate static var readsCoordinates: Bool { false }
 }
 
 extension BoundedRef: DiscMember {
+    fileprivate static var readsCoordinates: Bool { true }
     fileprivate init(_ ref: EntryRef, lon: Double, lat: Double, test: RadiusTest) {
         let (lo, hi) = test.bounds(lat: lat, lon: lon)
         self.init(ref: ref, lower: min(lo, test.radius), upper: hi, point: GeoPoint(lat: lat, lon: lon))
@@ -231,6 +235,7 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
     @inline(__always) func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool {
         test.covers(west: west, south: south, east: east, north: north)
     }
+    static var readsMemberCoordinates: Bool { Member.readsCoordinates }
     @inline(__always) mutating func candidate(_ entry: Int32, lon: Double, lat: Double) {
         if test.contains(lat: lat, lon: lon) { member(entry, lon: lon, lat: lat) }
     }
