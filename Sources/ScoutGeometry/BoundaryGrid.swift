@@ -47,12 +47,21 @@ public struct BoundaryGrid: Sendable {
             return
         }
         let target = min(max(2 * vertexCount, 1024), Self.maximumCells)
-        let cols = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
+        // Clamped as a `Double`: the square root of a ratio of 1e302 is past `Int`'s range.
+        let square = (Double(target) * width / height).squareRoot().rounded()
+        let cols = square >= Double(target) ? target : max(Int(square), 1)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height
         // Margin, in cells, for the rounding of cell coordinates and of interpolated pieces.
         let magnitude = max(1, abs(envelope.west), abs(envelope.east), abs(envelope.south), abs(envelope.north))
         let margin = 1e-9 + 16 * magnitude * Double.ulpOfOne * max(sx, sy)
+        guard sx.isFinite, sy.isFinite, margin < 0.5 else {
+            // Cells narrower than the rounding of their own coordinates (an envelope 1e-300
+            // wide at latitude 90: a margin of 1e287 cells, and cell numbers past Int.max):
+            // the grid could decide nothing, so GEOS judges every point.
+            (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [Self.boundary])
+            return
+        }
         let (x0, y0) = (envelope.west, envelope.south)
         // Marking work is bounded: a segment costs a piece per cell it spans, so many long
         // segments over a long, thin envelope (a 20,000-vertex comb across 358° of
@@ -117,9 +126,16 @@ public struct BoundaryGrid: Sendable {
     }
 
     /// The column of a longitude of the envelope: monotone in `x`.
-    @inline(__always) private func column(_ x: Double) -> Int { min(Int(max((x - west) * scaleX, 0)), columns - 1) }
+    @inline(__always) private func column(_ x: Double) -> Int { Self.cell((x - west) * scaleX, below: columns) }
     /// The row of a latitude of the envelope: monotone in `y`.
-    @inline(__always) private func row(_ y: Double) -> Int { min(Int(max((y - south) * scaleY, 0)), rows - 1) }
+    @inline(__always) private func row(_ y: Double) -> Int { Self.cell((y - south) * scaleY, below: rows) }
+
+    /// The cell number `v` falls in, clamped to `0 ..< count` (truncation is rounding down
+    /// here: negatives clamp to 0 first). Clamped as a `Double`, so that no value converts
+    /// past `Int`'s range, and NaN gives 0.
+    @inline(__always) private static func cell(_ v: Double, below count: Int) -> Int {
+        v >= 0 ? (v < Double(count &- 1) ? Int(v) : count &- 1) : 0
+    }
 
     @inline(__always) private static func relation(_ state: UInt8) -> Region.Relation {
         state == inside ? .inside : state == outside ? .outside : .boundary
@@ -132,18 +148,19 @@ public struct BoundaryGrid: Sendable {
     /// Returns the number of pieces marked.
     private static func mark(from a: SIMD2<Double>, to b: SIMD2<Double>, margin: Double,
                              in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) -> Int {
-        let pieces = Int(max(abs(b.x - a.x), abs(b.y - a.y))) &+ 1
+        // A span the marking budget could never pay for (or not finite) is reported as
+        // too many pieces, so the grid gives up, before it converts to `Int`.
+        let span = max(abs(b.x - a.x), abs(b.y - a.y))
+        guard span < Double(1 << 40) else { return Int.max >> 2 }
+        let pieces = Int(span) &+ 1
         // Scalar arithmetic (the same operations as on `SIMD2`, element by element, which
         // the optimiser leaves as slower generic calls).
         let stepX = (b.x - a.x) / Double(pieces), stepY = (b.y - a.y) / Double(pieces)
         var (px, py) = (a.x, a.y)
         for k in 1...pieces {
             let (qx, qy) = k == pieces ? (b.x, b.y) : (a.x + stepX * Double(k), a.y + stepY * Double(k))
-            // Truncation equals rounding down here: negatives clamp to 0 first.
-            let cx0 = min(Int(max(min(px, qx) - margin, 0)), columns &- 1)
-            let cx1 = min(Int(max(max(px, qx) + margin, 0)), columns &- 1)
-            let cy0 = min(Int(max(min(py, qy) - margin, 0)), rows &- 1)
-            let cy1 = min(Int(max(max(py, qy) + margin, 0)), rows &- 1)
+            let cx0 = cell(min(px, qx) - margin, below: columns), cx1 = cell(max(px, qx) + margin, below: columns)
+            let cy0 = cell(min(py, qy) - margin, below: rows), cy1 = cell(max(py, qy) + margin, below: rows)
             if cx1 &- cx0 <= 1 && cy1 &- cy0 <= 1 {
                 let r0 = cy0 &* columns, r1 = cy1 &* columns
                 cells[r0 &+ cx0] = boundary

@@ -142,3 +142,26 @@ import Testing
         #expect(empty.relation(lon: 0, lat: 0) == .outside)
     }
 }
+
+extension BoundaryGridTests {
+    /// Envelopes so thin that a cell is narrower than the rounding of its own coordinates
+    /// (1e-300° wide at latitudes up to 90°: the margin was 1e287 cells, and converting cell
+    /// numbers to `Int` trapped; found by `FuzzGeometry`, `Fuzz/Regressions/FuzzGeometry/grid-scale-overflow.wkt`).
+    /// The region builds, its grid decides nothing, and GEOS judges every point exactly.
+    @Test func envelopesThinnerThanTheirRoundingLeaveEveryPointToGEOS() throws {
+        let thin: [[SIMD2<Double>]] = [
+            [SIMD2(0, 0), SIMD2(2e-300, 0), SIMD2(1e-300, -90), SIMD2(0, 0)],
+            [SIMD2(0, 0), SIMD2(0, 2e-300), SIMD2(-180, 1e-300), SIMD2(0, 0)],
+            [SIMD2(-180, 0), SIMD2(180, 0), SIMD2(180, 1e-300), SIMD2(-180, 0)],
+        ]
+        for ring in thin {
+            let region = try Region.polygon([ring])
+            #expect(!region.boundaryGrid.decidesPoints, "\(ring): the grid decided points")
+            let polys = [[ring]]
+            for p in ring + [SIMD2(1e-300, -45), SIMD2(-90, 1e-300), SIMD2(0, -89.99), SIMD2(1, 1), SIMD2(-1, -1), SIMD2(90, 45)] {
+                #expect(region.covers(lon: p.x, lat: p.y) == PlanarPolygons.covers(polys, p), "\(ring): covers(\(p))")
+                #expect(region.relation(lon: p.x, lat: p.y) != .inside || PlanarPolygons.covers(polys, p))
+            }
+        }
+    }
+}
