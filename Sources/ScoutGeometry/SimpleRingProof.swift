@@ -199,11 +199,15 @@ enum SimpleRingProof {
         let (xmin, xmax, ymin, ymax) = box
         let width = xmax - xmin, height = ymax - ymin
         let target = min(max(2 * chains, 16), 1 << 20)
-        let cols = min(max(Int((Double(target) * width / height).squareRoot().rounded()), 1), target)
+        // Clamped as `Double`s before converting: a ring 360 wide and 1e-100 tall has a
+        // side ratio whose square root is past `Int`'s range.
+        let square = (Double(target) * width / height).squareRoot().rounded()
+        let cols = square >= Double(target) ? target : max(Int(square), 1)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height
-        @inline(__always) func column(_ x: Double) -> Int { min(Int(max((x - xmin) * sx, 0)), cols &- 1) }
-        @inline(__always) func row(_ y: Double) -> Int { min(Int(max((y - ymin) * sy, 0)), rows &- 1) }
+        @inline(__always) func cell(_ v: Double, _ count: Int) -> Int { v >= 0 ? (v < Double(count &- 1) ? Int(v) : count &- 1) : 0 }
+        @inline(__always) func column(_ x: Double) -> Int { cell((x - xmin) * sx, cols) }
+        @inline(__always) func row(_ y: Double) -> Int { cell((y - ymin) * sy, rows) }
         let cellCount = cols * rows
         let budget = 32 * chains + 1024
         // Bucket offsets (a counting pass, then prefix sums), then each bucket's chains.

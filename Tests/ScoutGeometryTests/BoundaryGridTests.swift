@@ -149,10 +149,16 @@ extension BoundaryGridTests {
     /// numbers to `Int` trapped; found by `FuzzGeometry`, `Fuzz/Regressions/FuzzGeometry/grid-scale-overflow.wkt`).
     /// The region builds, its grid decides nothing, and GEOS judges every point exactly.
     @Test func envelopesThinnerThanTheirRoundingLeaveEveryPointToGEOS() throws {
+        let bottom: [SIMD2<Double>] = (0...100).map { i in SIMD2(-180 + 3.6 * Double(i), i % 2 == 0 ? 0 : 3e-100) }
+        let top: [SIMD2<Double>] = (0...100).reversed().map { i in SIMD2(-180 + 3.6 * Double(i), i % 2 == 0 ? 1e-99 : 7e-100) }
+        let zigzag: [SIMD2<Double>] = bottom + top + [bottom[0]]
         let thin: [[SIMD2<Double>]] = [
             [SIMD2(0, 0), SIMD2(2e-300, 0), SIMD2(1e-300, -90), SIMD2(0, 0)],
             [SIMD2(0, 0), SIMD2(0, 2e-300), SIMD2(-180, 1e-300), SIMD2(0, 0)],
             [SIMD2(-180, 0), SIMD2(180, 0), SIMD2(180, 1e-300), SIMD2(-180, 0)],
+            // Within the simple-ring proof's coordinate range (1e-100…1e100) and long enough
+            // for its bucket grid (a zigzag sliver of 202 vertices), which trapped the same way.
+            zigzag,
         ]
         for ring in thin {
             let region = try Region.polygon([ring])
