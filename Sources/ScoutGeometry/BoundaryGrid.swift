@@ -47,9 +47,7 @@ public struct BoundaryGrid: Sendable {
             return
         }
         let target = min(max(2 * vertexCount, 1024), Self.maximumCells)
-        // Clamped as a `Double`: the square root of a ratio of 1e302 is past `Int`'s range.
-        let square = (Double(target) * width / height).squareRoot().rounded()
-        let cols = square >= Double(target) ? target : max(Int(square), 1)
+        let cols = Self.columns(of: target, width: width, height: height)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height
         // Margin, in cells, for the rounding of cell coordinates and of interpolated pieces.
@@ -132,9 +130,18 @@ public struct BoundaryGrid: Sendable {
 
     /// The cell number `v` falls in, clamped to `0 ..< count` (truncation is rounding down
     /// here: negatives clamp to 0 first). Clamped as a `Double`, so that no value converts
-    /// past `Int`'s range, and NaN gives 0.
-    @inline(__always) private static func cell(_ v: Double, below count: Int) -> Int {
+    /// past `Int`'s range, and NaN gives 0. (Also the simple-ring proof's bucket grid's.)
+    @inline(__always) static func cell(_ v: Double, below count: Int) -> Int {
         v >= 0 ? (v < Double(count &- 1) ? Int(v) : count &- 1) : 0
+    }
+
+    /// Columns of a grid of about `target` cells over a `width` × `height` box (both
+    /// positive), so that cells are about square: 1 to `target`. Clamped as a `Double`: the
+    /// square root of a side ratio of 1e302 is past `Int`'s range. (Also the simple-ring
+    /// proof's bucket grid's.)
+    static func columns(of target: Int, width: Double, height: Double) -> Int {
+        let square = (Double(target) * width / height).squareRoot().rounded()
+        return square >= Double(target) ? target : max(Int(square), 1)
     }
 
     @inline(__always) private static func relation(_ state: UInt8) -> Region.Relation {

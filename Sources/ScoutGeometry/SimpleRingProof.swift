@@ -199,15 +199,13 @@ enum SimpleRingProof {
         let (xmin, xmax, ymin, ymax) = box
         let width = xmax - xmin, height = ymax - ymin
         let target = min(max(2 * chains, 16), 1 << 20)
-        // Clamped as `Double`s before converting: a ring 360 wide and 1e-100 tall has a
-        // side ratio whose square root is past `Int`'s range.
-        let square = (Double(target) * width / height).squareRoot().rounded()
-        let cols = square >= Double(target) ? target : max(Int(square), 1)
+        // Cells the boundary grid's way, clamped before converting to `Int` (a ring 360
+        // wide and 1e-99 tall has a side ratio whose square root is past `Int`'s range).
+        let cols = BoundaryGrid.columns(of: target, width: width, height: height)
         let rows = max(target / cols, 1)
         let sx = Double(cols) / width, sy = Double(rows) / height
-        @inline(__always) func cell(_ v: Double, _ count: Int) -> Int { v >= 0 ? (v < Double(count &- 1) ? Int(v) : count &- 1) : 0 }
-        @inline(__always) func column(_ x: Double) -> Int { cell((x - xmin) * sx, cols) }
-        @inline(__always) func row(_ y: Double) -> Int { cell((y - ymin) * sy, rows) }
+        @inline(__always) func column(_ x: Double) -> Int { BoundaryGrid.cell((x - xmin) * sx, below: cols) }
+        @inline(__always) func row(_ y: Double) -> Int { BoundaryGrid.cell((y - ymin) * sy, below: rows) }
         let cellCount = cols * rows
         let budget = 32 * chains + 1024
         // Bucket offsets (a counting pass, then prefix sums), then each bucket's chains.
