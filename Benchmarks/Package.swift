@@ -47,6 +47,14 @@ let package = Package(
         ),
         // Tens of millions of single-record upserts over a fixed set of ids: RSS and index
         // bytes must stay flat (scripts/soak.sh).
+        // Filtered nearest queries between live writes at up to a million dogs
+        // (scripts/bench-live-filters.sh).
+        .executableTarget(
+            name: "LiveFilters",
+            dependencies: [
+                .product(name: "ScoutInternals", package: "Scout"),
+            ]
+        ),
         .executableTarget(
             name: "Soak",
             dependencies: [

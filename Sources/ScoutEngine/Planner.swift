@@ -45,32 +45,113 @@ public struct PlanReport: Sendable {
     public let candidates: Int?
 }
 
+/// One field's posting lists (value → entries, ascending) in shards of about 8 values, so
+/// that a copy that changes a few values copies those values' shards and the shard table,
+/// not every value: folding a few thousand changes into a million owners' lists costs
+/// milliseconds, not a copy of the million.
+struct ValueLists: Sendable, Equatable {
+    private var shards: [[String: [Int32]]]
+
+    /// The lists of `dictionary`.
+    init(_ dictionary: [String: [Int32]] = [:]) {
+        shards = [[:]]
+        reshard(to: dictionary.count)
+        for (value, list) in dictionary { self[value] = list }
+    }
+
+    /// Spreads the values over a power of two of shards, about 8 values each.
+    private mutating func reshard(to values: Int) {
+        var count = 1
+        while count * 8 < values { count *= 2 }
+        guard count != shards.count else { return }
+        let all = shards
+        shards = [[String: [Int32]]](repeating: [:], count: count)
+        for shard in all { for (value, list) in shard { shards[value.hashValue & (count - 1)][value] = list } }
+    }
+
+    /// A value's entries (`nil` for none); setting `nil` or an empty list drops the value.
+    subscript(value: String) -> [Int32]? {
+        get { shards[value.hashValue & (shards.count - 1)][value] }
+        set { shards[value.hashValue & (shards.count - 1)][value] = newValue?.isEmpty == false ? newValue : nil }
+    }
+
+    /// Every value with entries.
+    var keys: [String] { shards.flatMap(\.keys) }
+
+    /// Number of values with entries.
+    var count: Int { shards.reduce(0) { $0 + $1.count } }
+
+    /// Spreads the values again if they have outgrown the shards (after a fold added many).
+    mutating func rebalance() { if count > 16 * shards.count { reshard(to: count) } }
+
+    /// Equal when they hold the same lists, however sharded.
+    static func == (a: ValueLists, b: ValueLists) -> Bool {
+        a.count == b.count && a.shards.allSatisfy { $0.allSatisfy { b[$0.key] == $0.value } }
+    }
+}
+
+/// Changes carried on top of posting lists' base: per categorical field and value, the
+/// entries appended since (ascending) and how many entries holding the value were removed
+/// since (of the base or of the appended ones).
+struct PostingDelta: Sendable {
+    /// field → value → entries appended (ascending), removed ones included.
+    var added: [String: [String: [Int32]]] = [:]
+    /// field → value → entries holding it removed.
+    var removed: [String: [String: Int]] = [:]
+    /// Entries appended or removed that this delta records.
+    var entries = 0
+
+    /// What the delta adds to a value's count.
+    func count(_ field: String, _ value: String) -> Int { (added[field]?[value]?.count ?? 0) - (removed[field]?[value] ?? 0) }
+
+    /// Whether an entry holding the value was removed.
+    func removedSome(_ field: String, _ value: String) -> Bool { (removed[field]?[value] ?? 0) > 0 }
+
+    /// This delta followed by `newer`'s changes.
+    func merged(with newer: PostingDelta) -> PostingDelta {
+        var m = self
+        for (field, byValue) in newer.added {
+            for (value, list) in byValue { m.added[field, default: [:]][value, default: []] += list }
+        }
+        for (field, byValue) in newer.removed {
+            for (value, n) in byValue { m.removed[field, default: [:]][value, default: 0] += n }
+        }
+        m.entries += newer.entries
+        return m
+    }
+}
+
 /// Posting lists of one kind at one snapshot: for each categorical field, the entries
 /// holding each value.
 ///
 /// A write does not rebuild them. An entry's record never changes (a write appends a new
 /// entry and stamps the old one removed), so the lists of the next snapshot of the same
 /// generation are this one's carried forward: the entries appended since, and counts of
-/// the entries removed since (read from the removal stamps). Past a bound on what was
-/// carried, or after a compaction renumbers the entries, they are built again from every
-/// live record.
+/// the entries removed since (read from the snapshot's removal log). The changes go to a
+/// small recent delta (copied at each snapshot), merged into an older one every
+/// ``recentLimit`` entries, and both are folded into the base lists past
+/// ``carryLimit(_:)`` (no record is read again); so a write costs O(1) amortised, not
+/// O(entries carried). After a compaction renumbers the entries, the lists are built
+/// again from every live record.
 final class PostingLists: Sendable, SnapshotStamped {
     /// The snapshot these lists describe.
     let version: UInt64
     let generation: Int
+    /// The snapshot's ``PointSet/Snapshot/removalPosition``: removals logged after it are
+    /// not yet accounted for.
+    let removalPosition: Int
     /// Entries below this number are accounted for.
     let covered: Int
     /// Entries below this number are in ``base``.
     let baseCovered: Int
     /// field → value → entry numbers (ascending) live when the lists were last built.
-    let base: [String: [String: [Int32]]]
-    /// field → value → entries of ``base`` removed since it was built.
-    let removedSince: [String: [String: Int]]
-    /// field → value → live entries appended since ``base`` was built (ascending).
-    let added: [String: [String: [Int32]]]
-    /// Entries carried in ``removedSince`` and ``added``: past ``carryLimit`` the lists
-    /// are built again.
-    let carriedEntries: Int
+    let base: [String: ValueLists]
+    /// Changes since ``base`` was built, older then recent.
+    let older: PostingDelta
+    let recent: PostingDelta
+
+    /// Entries carried in the two deltas.
+    var carriedEntries: Int { older.entries + recent.entries }
 
     /// The fields that have posting lists.
     static let fields = ["breed", "owner_id", "shelter_id", "species"]
@@ -79,6 +160,7 @@ final class PostingLists: Sendable, SnapshotStamped {
     init(_ snap: PointSet.Snapshot) {
         version = snap.version
         generation = snap.generation
+        removalPosition = snap.removalPosition
         covered = snap.entryCount
         baseCovered = snap.entryCount
         var lists: [String: [String: [Int32]]] = [:]
@@ -88,61 +170,87 @@ final class PostingLists: Sendable, SnapshotStamped {
                 for v in FilterKey.values(of: record, field: field) { lists[field, default: [:]][v, default: []].append(r.index) }
             }
         }
-        base = lists
-        removedSince = [:]
-        added = [:]
-        carriedEntries = 0
+        base = lists.mapValues { ValueLists($0) }
+        older = PostingDelta()
+        recent = PostingDelta()
     }
 
-    private init(_ old: PostingLists, _ snap: PointSet.Snapshot, removedSince: [String: [String: Int]],
-                 added: [String: [String: [Int32]]], carriedEntries: Int) {
+    private init(_ old: PostingLists, _ snap: PointSet.Snapshot, older: PostingDelta, recent: PostingDelta) {
         version = snap.version
         generation = snap.generation
+        removalPosition = snap.removalPosition
         covered = snap.entryCount
         baseCovered = old.baseCovered
         base = old.base
-        self.removedSince = removedSince
-        self.added = added
-        self.carriedEntries = carriedEntries
+        self.older = older
+        self.recent = recent
     }
 
-    /// Most entries carried before the lists are built again: rebuilding every
-    /// `carryLimit` writes costs O(1) record reads per write.
-    static func carryLimit(_ covered: Int) -> Int { max(1_024, covered / 32) }
+    /// Most entries carried before they are folded into the base lists. A fold copies the
+    /// shards of the values changed (see ``ValueLists``) and the fields' shard tables, so
+    /// folding every few thousand writes costs O(1) list entries per write and keeps each
+    /// fold short.
+    static func carryLimit(_ covered: Int) -> Int { max(1_024, min(covered / 32, 8_192)) }
 
-    /// These lists carried forward to `snap`, a later snapshot of the same generation;
-    /// `nil` when they cannot be (an older or renumbered snapshot) or have carried enough
-    /// that building them again is due.
+    /// Most entries the recent delta carries before it is merged into the older one: the
+    /// recent one is copied at every snapshot, the older one at every merge.
+    static let recentLimit = 512
+
+    /// These lists carried forward to `snap`, a later snapshot of the same generation, and
+    /// folded into new base lists once they have carried more than ``carryLimit(_:)``;
+    /// `nil` when they cannot be carried (an older or renumbered snapshot).
     ///
-    /// - Complexity: O(entries) removal stamps read, plus the records appended or removed
-    ///   since these lists' snapshot.
+    /// - Complexity: O(``recentLimit``) plus the records appended or removed since these
+    ///   lists' snapshot; a merge adds O(entries carried), a fold O(values of the fields).
     func carried(to snap: PointSet.Snapshot) -> PostingLists? {
         guard carries(to: snap), snap.entryCount >= covered else { return nil }
         if snap.version == version { return self }
-        var removedSince = self.removedSince, added = self.added, carried = self.carriedEntries
-        for e in snap.entriesRemoved(since: version, below: covered) {
+        var recent = self.recent
+        for e in snap.entriesRemoved(since: removalPosition, below: covered) {
             let record = Engine.record(snap.entry(EntryRef(index: e)))
             for field in Self.fields {
-                for v in FilterKey.values(of: record, field: field) {
-                    if Int(e) < baseCovered {
-                        removedSince[field, default: [:]][v, default: 0] += 1
-                    } else if var list = added[field]?[v], let i = list.firstIndex(of: e) {
-                        list.remove(at: i)
-                        added[field]![v] = list
-                    }
-                }
+                for v in FilterKey.values(of: record, field: field) { recent.removed[field, default: [:]][v, default: 0] += 1 }
             }
-            carried += 1
+            recent.entries += 1
         }
         for i in covered..<snap.entryCount where snap.isLiveEntry(Int32(i)) {
             let record = Engine.record(snap.entry(EntryRef(index: Int32(i))))
             for field in Self.fields {
-                for v in FilterKey.values(of: record, field: field) { added[field, default: [:]][v, default: []].append(Int32(i)) }
+                for v in FilterKey.values(of: record, field: field) { recent.added[field, default: [:]][v, default: []].append(Int32(i)) }
             }
-            carried += 1
+            recent.entries += 1
         }
-        if carried > Self.carryLimit(baseCovered) { return nil }
-        return PostingLists(self, snap, removedSince: removedSince, added: added, carriedEntries: carried)
+        if older.entries + recent.entries > Self.carryLimit(baseCovered) {
+            return PostingLists(folding: base, older.merged(with: recent), at: snap)
+        }
+        if recent.entries > Self.recentLimit { return PostingLists(self, snap, older: older.merged(with: recent), recent: PostingDelta()) }
+        return PostingLists(self, snap, older: older, recent: recent)
+    }
+
+    /// The lists at `snap` with nothing carried: each value's base entries then its added
+    /// ones (which all come after them), without those removed since for a value that lost
+    /// some. The same lists as built from every live record, without reading one.
+    private init(folding base: [String: ValueLists], _ delta: PostingDelta, at snap: PointSet.Snapshot) {
+        version = snap.version
+        generation = snap.generation
+        removalPosition = snap.removalPosition
+        covered = snap.entryCount
+        baseCovered = snap.entryCount
+        var lists = base
+        var touched: [String: Set<String>] = [:]
+        for (field, byValue) in delta.added { touched[field, default: []].formUnion(byValue.keys) }
+        for (field, byValue) in delta.removed { touched[field, default: []].formUnion(byValue.keys) }
+        for (field, values) in touched {
+            for value in values {
+                var list = (lists[field]?[value] ?? []) + (delta.added[field]?[value] ?? [])
+                if delta.removedSome(field, value) { list.removeAll { !snap.isLiveEntry($0) } }
+                lists[field, default: ValueLists()][value] = list
+            }
+            lists[field]?.rebalance()
+        }
+        self.base = lists
+        older = PostingDelta()
+        recent = PostingDelta()
     }
 
     /// How many live entries at this snapshot a key allows.
@@ -151,16 +259,29 @@ final class PostingLists: Sendable, SnapshotStamped {
     func count(_ key: FilterKey, _ snap: PointSet.Snapshot) -> Int {
         guard key.values.count == 1 else { return candidates(key, snap).count }
         let v = key.values.first!, f = key.field
-        return (base[f]?[v]?.count ?? 0) - (removedSince[f]?[v] ?? 0) + (added[f]?[v]?.count ?? 0)
+        return (base[f]?[v]?.count ?? 0) + older.count(f, v) + recent.count(f, v)
     }
 
     /// The live entries at `snap` (this lists' snapshot) a key allows, ascending, without
-    /// repeats.
-    func candidates(_ key: FilterKey, _ snap: PointSet.Snapshot) -> [Int32] {
+    /// repeats; only those numbered `start` or more when given.
+    ///
+    /// - Complexity: O(log m) plus the entries from `start` on in the key's lists.
+    func candidates(_ key: FilterKey, _ snap: PointSet.Snapshot, from start: Int = 0) -> [Int32] {
+        /// The part of an ascending list from `start` on.
+        func from(_ list: [Int32]) -> ArraySlice<Int32> {
+            var low = 0, high = list.count
+            while low < high {
+                let mid = (low + high) / 2
+                if Int(list[mid]) < start { low = mid + 1 } else { high = mid }
+            }
+            return list[low...]
+        }
+        let f = key.field
         let parts = key.values.map { v -> [Int32] in
-            var list = base[key.field]?[v] ?? []
-            if (removedSince[key.field]?[v] ?? 0) > 0 { list.removeAll { !snap.isLiveEntry($0) } }
-            if let more = added[key.field]?[v] { list += more }
+            var list = Array(from(base[f]?[v] ?? []))
+            if let more = older.added[f]?[v] { list += from(more) }
+            if let more = recent.added[f]?[v] { list += from(more) }
+            if older.removedSome(f, v) || recent.removedSome(f, v) { list.removeAll { !snap.isLiveEntry($0) } }
             return list
         }
         if parts.count == 1 { return parts[0] }
@@ -212,28 +333,32 @@ extension Engine {
         let (key, count) = best!
         func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: key.field, candidates: count) }
         if count > Engine.filterIndexLimit(records: n) && choice == .automatic { return Planned(report: report(.indexWalk)) }
-        let entries = lists.candidates(key, snap)
-        func filterIndex() -> Planned { Planned(report: report(.filterIndex), tree: filterTree(kind: kind, snap, key, entries)) }
-        func filterFirst() -> Planned { withinDisc ? Planned(report: report(.filterFirst), candidates: entries) : filterIndex() }
-        if entries.isEmpty { return Planned(report: report(.empty), candidates: []) }
+        func filterIndex() -> Planned { Planned(report: report(.filterIndex), tree: filterTree(kind: kind, snap, key, lists, count: count)) }
+        func filterFirst() -> Planned {
+            withinDisc ? Planned(report: report(.filterFirst), candidates: lists.candidates(key, snap)) : filterIndex()
+        }
+        if count == 0 { return Planned(report: report(.empty), candidates: []) }
         switch choice {
         case .filterFirst: return filterFirst()
         case .filterIndex: return filterIndex()
         case .automatic, .indexWalk: break
         }
-        if entries.count <= Engine.filterFirstLimit { return filterFirst() }
-        if entries.count <= Engine.filterIndexLimit(records: n) { return filterIndex() }
+        if count <= Engine.filterFirstLimit { return filterFirst() }
+        if count <= Engine.filterIndexLimit(records: n) { return filterIndex() }
         return Planned(report: report(.indexWalk))
     }
 
-    /// The snapshot restricted to the entries a key allows, from the cache or built now
-    /// (two readers may build the same tree once each).
-    func filterTree(kind: String, _ snap: PointSet.Snapshot, _ key: FilterKey, _ entries: [Int32]) -> PointSet.Snapshot {
+    /// The snapshot restricted to the `count` entries a key allows: from the cache,
+    /// carried from an earlier snapshot's tree (reading only the entries appended since),
+    /// or built now (two readers may build the same tree once each).
+    func filterTree(kind: String, _ snap: PointSet.Snapshot, _ key: FilterKey, _ lists: PostingLists, count: Int) -> PointSet.Snapshot {
         let name = key.field + "\u{0}" + key.values.sorted().joined(separator: "\u{0}")
-        if let tree = filterTrees.withLock({ $0.tree(kind: kind, snap, name) }) { return tree }
-        let tree = snap.restricted(to: entries)
-        filterTrees.withLock { $0.keep(tree, kind: kind, snap, name) }
-        return tree
+        let (now, earlier) = filterTrees.withLock { ($0.tree(kind: kind, snap, name), $0.earlier(kind: kind, snap, name)) }
+        if let now { return now }
+        let tree = earlier.flatMap { $0.carried(to: snap, added: lists.candidates(key, snap, from: $0.baseCovered), count: count) }
+            ?? FilterTrees.Tree(snap, entries: lists.candidates(key, snap))
+        filterTrees.withLock { $0.keep(tree, kind: kind, name) }
+        return tree.view
     }
 
     /// The candidates that pass `test` and lie within `radius` of `origin` — membership
@@ -258,15 +383,63 @@ extension Engine {
 }
 
 /// Packed trees of the entries that categorical conditions allow (``QueryPlan/filterIndex``),
-/// per kind and snapshot: built on a condition's first query at a snapshot, dropped with
-/// the snapshot; the whole cache is bounded in bytes.
+/// per kind: built on a condition's first query, then carried to later snapshots of the same
+/// generation by packing only the entries appended since (see
+/// ``PointSet/Snapshot/restricted(to:reusing:builtBelow:)``) until those, or the entries
+/// removed since, reach a quarter of the tree; a compaction renumbers the entries and starts
+/// the kind over. The whole cache is bounded in bytes.
 struct FilterTrees {
-    /// One kind's trees, valid for one snapshot.
+    /// A key's tree at one snapshot.
+    struct Tree {
+        /// The snapshot restricted to the key's entries.
+        let view: PointSet.Snapshot
+        /// The view ``PointSet/Snapshot/restricted(to:)`` built, whose level later views reuse.
+        let base: PointSet.Snapshot
+        /// Entry slots the store held when `base` was built.
+        let baseCovered: Int
+        /// The entries of `view`'s second level (appended since `base`), ascending.
+        let added: [Int32]
+
+        /// The tree of `entries` (the key's, live at `snap`), built from scratch.
+        init(_ snap: PointSet.Snapshot, entries: [Int32]) {
+            base = snap.restricted(to: entries)
+            view = base
+            baseCovered = snap.entryCount
+            added = []
+        }
+
+        private init(view: PointSet.Snapshot, base: PointSet.Snapshot, baseCovered: Int, added: [Int32]) {
+            self.view = view
+            self.base = base
+            self.baseCovered = baseCovered
+            self.added = added
+        }
+
+        /// This tree carried to `snap`, a later snapshot of its generation, where the key
+        /// allows `count` entries, `added` of them (ascending) at or past ``baseCovered``;
+        /// `nil` when building afresh is due: the entries appended since the base passed a
+        /// 32nd of it (each snapshot packs them again, unless they are the same as this
+        /// tree's), or those removed since a quarter.
+        ///
+        /// - Complexity: O(a) when the appended entries are this tree's, else O(a log a), for
+        ///   the a entries appended since the base.
+        func carried(to snap: PointSet.Snapshot, added: [Int32], count: Int) -> Tree? {
+            guard base.generation == snap.generation, base.version <= snap.version else { return nil }
+            let baseCount = base.liveCount
+            let removed = baseCount - (count - added.count)
+            guard 32 * added.count <= baseCount + 2_048, 4 * removed <= baseCount + 64 else { return nil }
+            let view = added == self.added
+                ? snap.restricted(sameLevelsAs: self.view, count: count, firstLevelClean: removed == 0)
+                : snap.restricted(adding: added, count: count, reusing: base)
+            return Tree(view: view, base: base, baseCovered: baseCovered, added: added)
+        }
+    }
+
+    /// One kind's trees, for one generation of entry numbers.
     struct Kind {
-        var version: UInt64
         var generation: Int
-        /// The key's field and values → the snapshot restricted to its entries.
-        var trees: [String: PointSet.Snapshot] = [:]
+        /// The key's field and values → its newest tree.
+        var trees: [String: Tree] = [:]
         /// Bytes of those trees.
         var bytes = 0
     }
@@ -283,25 +456,39 @@ struct FilterTrees {
 
     init(maximumBytes: Int = FilterTrees.defaultMaximumBytes) { self.maximumBytes = maximumBytes }
 
-    /// The tree of a key at a snapshot, if kept.
+    /// The tree of a key at exactly `snap`, if kept.
     func tree(kind: String, _ snap: PointSet.Snapshot, _ name: String) -> PointSet.Snapshot? {
-        guard let k = kinds[kind], k.version == snap.version, k.generation == snap.generation else { return nil }
-        return k.trees[name]
+        guard let t = kinds[kind]?.trees[name], t.view.generation == snap.generation, t.view.version == snap.version else { return nil }
+        return t.view
     }
 
-    /// Keeps a tree built at `snap` (dropping the kind's trees of older snapshots).
-    mutating func keep(_ tree: PointSet.Snapshot, kind: String, _ snap: PointSet.Snapshot, _ name: String) {
-        var k = kinds[kind] ?? Kind(version: snap.version, generation: snap.generation)
-        if k.version != snap.version || k.generation != snap.generation {
-            guard snap.version > k.version || snap.generation > k.generation else { return }
+    /// The tree of a key kept at an earlier snapshot of `snap`'s generation, to carry to it.
+    func earlier(kind: String, _ snap: PointSet.Snapshot, _ name: String) -> Tree? {
+        guard let t = kinds[kind]?.trees[name], t.view.generation == snap.generation, t.view.version < snap.version else { return nil }
+        return t
+    }
+
+    /// Keeps a key's tree: it replaces the key's tree of an older snapshot, and a later
+    /// generation drops the kind's trees.
+    mutating func keep(_ tree: Tree, kind: String, _ name: String) {
+        let view = tree.view
+        var k = kinds[kind] ?? Kind(generation: view.generation)
+        if k.generation != view.generation {
+            guard view.generation > k.generation else { return }
             bytes -= k.bytes
-            k = Kind(version: snap.version, generation: snap.generation)
+            k = Kind(generation: view.generation)
         }
-        guard k.trees[name] == nil else { return }
-        let size = tree.levelBytes + name.utf8.count
+        if let old = k.trees[name] {
+            guard view.version > old.view.version else { return }
+            let oldSize = old.view.levelBytes + name.utf8.count
+            k.bytes -= oldSize
+            bytes -= oldSize
+            k.trees[name] = nil
+        }
+        let size = view.levelBytes + name.utf8.count
         if bytes + size > maximumBytes {
             self = FilterTrees(maximumBytes: maximumBytes)
-            k = Kind(version: snap.version, generation: snap.generation)
+            k = Kind(generation: view.generation)
             guard size <= maximumBytes else { return }
         }
         k.trees[name] = tree

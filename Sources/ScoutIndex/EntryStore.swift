@@ -104,3 +104,43 @@ func appendEntry(_ e: Entry, removedAt: UInt64 = EntryChunk.never, to chunks: in
     if chunks.isEmpty || chunks[chunks.count - 1].count == EntryChunk.capacity { chunks.append(EntryChunk()) }
     chunks[chunks.count - 1].append(e, removedAt: removedAt)
 }
+
+/// The entry numbers a store's removals stamped, in the order they were stamped (so by
+/// epoch), in fixed chunks that never move: the single writer appends past what any
+/// published snapshot counts, and readers read below their snapshot's count. It lets a
+/// cache carried from one snapshot to a later one find the entries removed in between in
+/// O(removed), not O(entries). A compaction renumbers the entries and starts a new log.
+final class RemovalChunk: @unchecked Sendable {
+    // @unchecked: slots below a published count are immutable; slots at or above it are
+    // touched by the writer alone.
+    static var capacity: Int { 4096 }
+    static var shift: Int { 12 }
+    static var mask: Int { 4095 }
+    let slots: UnsafeMutablePointer<Int32>
+    var count = 0
+
+    init() { slots = .allocate(capacity: Self.capacity) }
+
+    deinit { slots.deallocate() }
+}
+
+/// A read-only view of the first `count` entries of a removal log.
+struct RemovalLog: Sendable {
+    let chunks: [RemovalChunk]
+    let count: Int
+
+    /// The entry the `i`-th logged removal stamped.
+    @inline(__always)
+    subscript(i: Int) -> Int32 { chunks[i >> RemovalChunk.shift].slots[i & RemovalChunk.mask] }
+
+    static let empty = RemovalLog(chunks: [], count: 0)
+}
+
+/// Logs the removal of `entry`, adding a chunk when the last one is full.
+@inline(__always)
+func logRemoval(_ entry: Int32, to chunks: inout [RemovalChunk]) {
+    if chunks.isEmpty || chunks[chunks.count - 1].count == RemovalChunk.capacity { chunks.append(RemovalChunk()) }
+    let last = chunks[chunks.count - 1]
+    (last.slots + last.count).initialize(to: entry)
+    last.count += 1
+}

@@ -145,6 +145,18 @@ extension PointSet.Snapshot {
             if !ids.insert(table.entry(Int32(i)).id).inserted { p.append("id \(table.entry(Int32(i)).id) live twice"); break }
         }
         if live != liveCount { p.append("\(live) live entries, liveCount \(liveCount)") }
+        // The removal log: entries of this store, each removed by this snapshot, once, in
+        // the order of their stamps.
+        var logged = Set<Int32>(), lastStamp: UInt64 = 0
+        for i in 0..<removals.count {
+            let e = removals[i]
+            guard e >= 0 && Int(e) < table.count else { p.append("removal \(i) logs entry \(e), past \(table.count)"); break }
+            let stamp = table.removedAt(e)
+            if stamp > version { p.append("removal \(i) logs entry \(e), removed at \(stamp), after \(version)"); break }
+            if stamp < lastStamp { p.append("removal \(i) logs entry \(e) at \(stamp), after one at \(lastStamp)"); break }
+            if !logged.insert(e).inserted { p.append("entry \(e) logged twice"); break }
+            lastStamp = stamp
+        }
         return p
     }
 }

@@ -51,6 +51,10 @@ public final class PointSet: Sendable {
     struct WriterState {
         var chunks: [EntryChunk] = []
         var entryCount = 0
+        /// The entries removed in this generation of entry numbers, in stamping order
+        /// (``RemovalLog``), and how many.
+        var removals: [RemovalChunk] = []
+        var removalCount = 0
         var bufferStart = 0
         var ids: [String: Int32] = [:]
         /// A restored set builds `ids` at its first write (``resolveIds(_:)``): until then
@@ -251,8 +255,11 @@ public final class PointSet: Sendable {
         w.idsPending = false
     }
 
-    /// Counts a removed entry against the level that holds it (none while it is buffered).
+    /// Logs a removed entry (see ``RemovalLog``) and counts it against the level that holds
+    /// it (none while it is buffered).
     private static func countRemoval(of entry: Int32, in w: inout WriterState) {
+        logRemoval(entry, to: &w.removals)
+        w.removalCount += 1
         let e = Int(entry)
         guard e < w.bufferStart, let level = w.levels.lastIndex(where: { $0.start <= e }) else { return }
         w.levels[level].removed += 1
@@ -265,7 +272,8 @@ public final class PointSet: Sendable {
     private func publish(_ w: WriterState, restructured: Bool = false) {
         let snap = Snapshot(version: w.epoch, table: EntryTable(chunks: w.chunks, count: w.entryCount),
                             levels: w.levels.map(\.tree), cleanLevels: w.levels.map { $0.removed == 0 },
-                            bufferStart: w.bufferStart, liveCount: w.liveCount, generation: w.compactions)
+                            bufferStart: w.bufferStart, liveCount: w.liveCount, generation: w.compactions,
+                            removals: RemovalLog(chunks: w.removals, count: w.removalCount))
         #if SCOUT_INTERNAL_CHECKS
         var problems = violations(of: w, full: restructured)
         if restructured { problems += snap._invariantViolations() }
@@ -383,6 +391,9 @@ public final class PointSet: Sendable {
         w.idsPending = false
         w.epoch += 1
         w.compactions += 1
+        // New entry numbers: removals before this epoch are history no cache carries over.
+        w.removals = []
+        w.removalCount = 0
     }
 
     @discardableResult
@@ -516,10 +527,13 @@ public final class PointSet: Sendable {
         /// Compactions before this snapshot: entry numbers of snapshots of different
         /// generations name different entries.
         public let generation: Int
+        /// The entries removed in this generation up to this snapshot, in stamping order.
+        let removals: RemovalLog
 
         init(version: UInt64, table: EntryTable, levels: [PackedTree], cleanLevels: [Bool], bufferStart: Int, liveCount: Int,
-             generation: Int) {
+             generation: Int, removals: RemovalLog = .empty) {
             self.version = version
+            self.removals = removals
             self.table = table
             self.levels = levels
             self.cleanLevels = cleanLevels
@@ -548,15 +562,21 @@ public final class PointSet: Sendable {
         @inline(__always)
         package func isLiveEntry(_ e: Int32) -> Bool { isLive(e) }
 
-        /// The entries below `count` that were live at `version` (an older snapshot's of the
-        /// same generation) and are removed at this snapshot, ascending.
+        /// How many removals this snapshot's generation has logged up to it: a later
+        /// snapshot of the same generation gives the entries removed since, from this
+        /// position, with ``entriesRemoved(since:below:)``.
+        package var removalPosition: Int { removals.count }
+
+        /// The entries below `count` removed after the snapshot whose
+        /// ``removalPosition`` was `position` (an older snapshot of this generation) and
+        /// by this one, in the order they were removed.
         ///
-        /// - Complexity: O(count): one removal stamp read per entry.
-        package func entriesRemoved(since version: UInt64, below count: Int) -> [Int32] {
+        /// - Complexity: O(removals since), not O(entries).
+        package func entriesRemoved(since position: Int, below count: Int) -> [Int32] {
             var out: [Int32] = []
-            for i in 0..<min(count, table.count) {
-                let stamp = table.removedAt(Int32(i))
-                if stamp > version && stamp <= self.version { out.append(Int32(i)) }
+            for i in min(max(position, 0), removals.count)..<removals.count {
+                let e = removals[i]
+                if Int(e) < count { out.append(e) }
             }
             return out
         }
@@ -614,7 +634,52 @@ public final class PointSet: Sendable {
                 lats.append(p.lat)
             }
             return Snapshot(version: version, table: table, levels: [PackedTree(entries: entries, lons: lons, lats: lats)],
-                            cleanLevels: [true], bufferStart: table.count, liveCount: entries.count, generation: generation)
+                            cleanLevels: [true], bufferStart: table.count, liveCount: entries.count, generation: generation,
+                            removals: removals)
+        }
+
+        /// ``restricted(to:)`` carried forward to this snapshot: the `count` entries live
+        /// here that a filter keeps, as the level of `earlier` (``restricted(to:)``'s view at
+        /// an earlier snapshot of this generation, for the same filter) and a second level
+        /// packed from `added`, the kept entries appended since `earlier`'s store count.
+        /// Entries of the first level removed since are skipped by this snapshot's liveness
+        /// check. (Every kept entry older than `earlier` is in its level: a record never
+        /// changes, so the filter kept it then too.)
+        ///
+        /// - Complexity: O(a log a) for the a entries of `added`.
+        package func restricted(adding added: [Int32], count: Int, reusing earlier: Snapshot) -> Snapshot {
+            precondition(earlier.generation == generation && earlier.version <= version && earlier.levels.count == 1,
+                         "a view is carried from restricted(to:) at an earlier snapshot of the same generation")
+            let base = earlier.levels[0]
+            var levels = [base], clean = [base.count == count - added.count]
+            if !added.isEmpty {
+                var lons = [Double](), lats = [Double]()
+                lons.reserveCapacity(added.count)
+                lats.reserveCapacity(added.count)
+                for e in added {
+                    let p = table.position(e)
+                    lons.append(p.lon)
+                    lats.append(p.lat)
+                }
+                levels.append(PackedTree(entries: added, lons: lons, lats: lats))
+                clean.append(true)
+            }
+            return Snapshot(version: version, table: table, levels: levels, cleanLevels: clean, bufferStart: table.count,
+                            liveCount: count, generation: generation, removals: removals)
+        }
+
+        /// `previous` (a view of ``restricted(adding:count:reusing:)``'s at an earlier snapshot
+        /// of this generation) at this snapshot, its levels unchanged: for a filter whose
+        /// kept entries appended since are the same as `previous`'s, of which `count` are
+        /// live here; `firstLevelClean` when none of the first level's was removed since.
+        ///
+        /// - Complexity: O(levels).
+        package func restricted(sameLevelsAs previous: Snapshot, count: Int, firstLevelClean: Bool) -> Snapshot {
+            precondition(previous.generation == generation && previous.version <= version && !previous.levels.isEmpty,
+                         "a view is carried from an earlier snapshot of the same generation")
+            return Snapshot(version: version, table: table, levels: previous.levels,
+                            cleanLevels: [firstLevelClean] + previous.cleanLevels.dropFirst(), bufferStart: table.count,
+                            liveCount: count, generation: generation, removals: removals)
         }
 
         /// Bytes held by the packed levels (not by the entry store, which snapshots share).

@@ -111,28 +111,55 @@ import Testing
         }
     }
 
-    /// The keys' trees are kept per kind and snapshot within a bound in bytes: a new snapshot
-    /// drops the kind's older trees, and trees past the bound start the cache over.
-    @Test func filterTreesAreBoundedInBytesAndFollowTheSnapshot() throws {
+    /// The keys' trees are kept per kind within a bound in bytes: trees past the bound start
+    /// the cache over, a tree answers for its own snapshot only, and a later snapshot's tree
+    /// is carried from it, holding exactly the key's entries there.
+    @Test func filterTreesAreBoundedInBytesAndCarriedAcrossWrites() throws {
         let set = PointSet()
         try set.upsert((0..<2_000).map { i in PointSet.Record(id: "p\(i)", point: GeoPoint(lat: Double(i % 80), lon: Double(i / 80))) })
         let snap = set.snapshot()
         let live = snap.allLive().map(\.index)
+        let world = GeoBox(west: -180, south: -90, east: 180, north: 90)
         var trees = FilterTrees(maximumBytes: 10_000)
         for round in 0..<20 {
             let part = Array(live[(round * 100)..<(round * 100 + 100)])   // 100 points: 2,000 bytes
-            trees.keep(snap.restricted(to: part), kind: "x", snap, "key\(round)")
+            trees.keep(FilterTrees.Tree(snap, entries: part), kind: "x", "key\(round)")
             #expect(trees.bytes <= 10_000)
             let kept = try #require(trees.tree(kind: "x", snap, "key\(round)"))
-            let found = kept.entries(in: GeoBox(west: -180, south: -90, east: 180, north: 90), where: nil).map(\.index).sorted()
+            let found = kept.entries(in: world, where: nil).map(\.index).sorted()
             let holdsItsEntries = found == part
             #expect(holdsItsEntries, "a restricted snapshot finds exactly its entries (\(found.count) of \(part.count))")
         }
         #expect(trees.tree(kind: "x", snap, "key0") == nil, "the first trees gave way to later ones")
-        try set.upsert([PointSet.Record(id: "new", point: GeoPoint(lat: 1, lon: 1))])
+        // Writes: one of key19's points moved (its old entry removed), one new point.
+        try set.upsert([PointSet.Record(id: "p1900", point: GeoPoint(lat: 5, lon: 5)), PointSet.Record(id: "new", point: GeoPoint(lat: 1, lon: 1))])
         let next = set.snapshot()
         #expect(trees.tree(kind: "x", next, "key19") == nil, "a tree answers only for its snapshot")
-        trees.keep(next.restricted(to: [0]), kind: "x", next, "key0")
+        let old = try #require(trees.earlier(kind: "x", next, "key19"))
+        let now = next.allLive().map(\.index).filter { ["p1900", "new"].contains(next.id(of: EntryRef(index: $0))) || live[1_901..<2_000].contains($0) }
+        let carried = try #require(old.carried(to: next, added: now.filter { $0 >= 2_000 }, count: now.count))
+        #expect(carried.view.entries(in: world, where: nil).map(\.index).sorted() == now)
+        #expect(carried.base === old.base, "the level was reused, not built again")
+        // Carried again: the same appended entries reuse the second level; one of them
+        // replaced by another (as many appended) packs it again.
+        #expect(carried.carried(to: next, added: carried.added, count: now.count)?.view.entries(in: world, where: nil).map(\.index).sorted() == now)
+        try set.upsert([PointSet.Record(id: "new2", point: GeoPoint(lat: 2, lon: 2))])
+        set.remove(ids: ["new"])
+        let third = set.snapshot()
+        let now3 = third.allLive().map(\.index).filter { ["p1900", "new2"].contains(third.id(of: EntryRef(index: $0))) || live[1_901..<2_000].contains($0) }
+        let added3 = now3.filter { $0 >= 2_000 }
+        #expect(added3.count == carried.added.count && added3 != carried.added)
+        let again = try #require(carried.carried(to: third, added: added3, count: now3.count))
+        #expect(again.view.entries(in: world, where: nil).map(\.index).sorted() == now3)
+        trees.keep(carried, kind: "x", "key19")
+        #expect(trees.tree(kind: "x", next, "key19") != nil && trees.tree(kind: "x", snap, "key19") == nil)
+        // Half the key's entries gone: building afresh is due.
+        #expect(old.carried(to: next, added: [], count: 40) == nil)
+        // A compaction renumbers the entries: nothing carries, and keeping drops the kind's trees.
+        set.compact()
+        let renumbered = set.snapshot()
+        #expect(trees.earlier(kind: "x", renumbered, "key19") == nil)
+        trees.keep(FilterTrees.Tree(renumbered, entries: [0]), kind: "x", "key0")
         #expect(trees.kinds["x"]?.trees.count == 1 && trees.bytes == trees.kinds["x"]!.bytes)
     }
 
@@ -289,6 +316,9 @@ import Testing
                     let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
                     #expect(lists.count(key, snap) == fresh.count(key, snap), "step \(step) \(field)=\(v)")
                     #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "step \(step) \(field)=\(v)")
+                    let start = Int.random(in: 0...snap.entryCount, using: &rng)
+                    #expect(lists.candidates(key, snap, from: start) == fresh.candidates(key, snap).filter { $0 >= start },
+                            "step \(step) \(field)=\(v) from \(start)")
                 }
             }
             // Answers: brute force over the live records of this snapshot.
@@ -318,9 +348,10 @@ import Testing
         #expect(bitmapAnswers > 100)
     }
 
-    /// A write that replaces more records than the carry limit allows builds the lists
-    /// again (nothing carried), and they equal fresh ones; the next small write carries.
-    @Test func postingListsAreBuiltAgainPastTheCarryLimit() throws {
+    /// A write that replaces more records than the carry limit allows folds what was
+    /// carried into new base lists (nothing carried), equal to lists built from every live
+    /// record; the next small write carries again.
+    @Test func postingListsAreFoldedPastTheCarryLimit() throws {
         let e = Engine(catalog: Sample.catalog, privacy: .exact)
         let dogs = Array(Sample.raw["dog"]!.prefix(1_200))
         let records = dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") }
@@ -329,6 +360,7 @@ import Testing
             let snap = try #require(e.pointSet(kind: "dog")).snapshot()
             let lists = e.postings(kind: "dog", snap), fresh = PostingLists(snap)
             #expect((lists.carriedEntries > 0) == carried)
+            if !carried { #expect(lists.base == fresh.base) }
             for (field, byValue) in fresh.base {
                 for v in byValue.keys {
                     let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
@@ -342,6 +374,21 @@ import Testing
         #expect(PostingLists.carryLimit(1_200) < 2_400)
         try check(carried: false)
         _ = try e.patch(kind: "dog", record: dogs[0].id, set: [("breed", .string("Pug"))])
+        try check(carried: true)
+        // Half the dogs removed, a quarter replaced: a fold drops the entries removed since
+        // (and a value left with none), keeps the rest in order.
+        _ = try e.remove(kind: "dog", ids: dogs.prefix(600).map(\.id))
+        try e.upsert(Array(records[600..<900]))
+        try check(carried: false)
+        // 250 records replaced (500 entries carried), then 10 more: the recent changes pass
+        // their limit and merge into the older ones; then 3 removed, carried on top.
+        try e.upsert(Array(records[900..<1_150]))
+        try check(carried: true)
+        try e.upsert(Array(records[1_150..<1_160]))
+        let merged = try #require(e.pointSet(kind: "dog")).snapshot()
+        #expect(e.postings(kind: "dog", merged).older.entries > PostingLists.recentLimit)
+        try check(carried: true)
+        _ = try e.remove(kind: "dog", ids: dogs[900..<903].map(\.id))
         try check(carried: true)
     }
 }
