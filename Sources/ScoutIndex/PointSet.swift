@@ -625,6 +625,12 @@ public final class PointSet: Sendable {
         /// - Complexity: O(m log m) for m entries; 20 bytes a point and the tree's node
         ///   arrays (see ``PackedTree``).
         package func restricted(to entries: [Int32]) -> Snapshot {
+            Snapshot(version: version, table: table, levels: [tree(of: entries)], cleanLevels: [true], bufferStart: table.count,
+                     liveCount: entries.count, generation: generation, removals: removals)
+        }
+
+        /// A packed tree of `entries` at their stored positions.
+        private func tree(of entries: [Int32]) -> PackedTree {
             var lons = [Double](), lats = [Double]()
             lons.reserveCapacity(entries.count)
             lats.reserveCapacity(entries.count)
@@ -633,9 +639,7 @@ public final class PointSet: Sendable {
                 lons.append(p.lon)
                 lats.append(p.lat)
             }
-            return Snapshot(version: version, table: table, levels: [PackedTree(entries: entries, lons: lons, lats: lats)],
-                            cleanLevels: [true], bufferStart: table.count, liveCount: entries.count, generation: generation,
-                            removals: removals)
+            return PackedTree(entries: entries, lons: lons, lats: lats)
         }
 
         /// ``restricted(to:)`` carried forward to this snapshot: the `count` entries live
@@ -653,15 +657,7 @@ public final class PointSet: Sendable {
             let base = earlier.levels[0]
             var levels = [base], clean = [base.count == count - added.count]
             if !added.isEmpty {
-                var lons = [Double](), lats = [Double]()
-                lons.reserveCapacity(added.count)
-                lats.reserveCapacity(added.count)
-                for e in added {
-                    let p = table.position(e)
-                    lons.append(p.lon)
-                    lats.append(p.lat)
-                }
-                levels.append(PackedTree(entries: added, lons: lons, lats: lats))
+                levels.append(tree(of: added))
                 clean.append(true)
             }
             return Snapshot(version: version, table: table, levels: levels, cleanLevels: clean, bufferStart: table.count,
