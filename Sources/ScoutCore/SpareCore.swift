@@ -69,7 +69,8 @@ public enum SpareCore {
 
         /// The job's answer: run here if the helper has not taken it; else the helper's,
         /// waited for up to the job's expected time, after which the job runs here too.
-        /// Call it once.
+        /// Once the helper has finished, every call returns its answer; before that, call
+        /// it from one thread.
         public func result() -> T {
             if state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged { return work() }
             let giveUp = SpareCore.now() &+ patience
@@ -81,6 +82,10 @@ public enum SpareCore {
             answeredByHelper.store(true, ordering: .relaxed)
             return value.unsafelyUnwrapped
         }
+
+        /// Whether the helper has finished the job: ``result()`` then returns its answer at
+        /// once. A caller can poll this to pick the answer up only when it is ready.
+        public var isFinished: Bool { state.load(ordering: .acquiring) == 3 }
 
         /// Whether the answer ``result()`` gave came from the helper.
         public var resultCameFromHelper: Bool { answeredByHelper.load(ordering: .relaxed) }

@@ -131,8 +131,11 @@ struct PostingDelta: Sendable {
 /// small recent delta (copied at each snapshot), merged into an older one every
 /// ``recentLimit`` entries, and both are folded into the base lists past
 /// ``carryLimit(_:)`` (no record is read again); so a write costs O(1) amortised, not
-/// O(entries carried). After a compaction renumbers the entries, the lists are built
-/// again from every live record.
+/// O(entries carried). A fold (tens of milliseconds at a million records) is posted to a
+/// ``SpareCore`` at half the limit, and the lists it returns are carried forward from its
+/// snapshot once it is done; only if it is not done by the limit does a query wait for it
+/// or fold itself. After a compaction renumbers the entries, the lists are built again
+/// from every live record.
 final class PostingLists: Sendable, SnapshotStamped {
     /// The snapshot these lists describe.
     let version: UInt64
@@ -149,6 +152,8 @@ final class PostingLists: Sendable, SnapshotStamped {
     /// Changes since ``base`` was built, older then recent.
     let older: PostingDelta
     let recent: PostingDelta
+    /// The fold of ``base`` and the changes up to some earlier snapshot, on a spare core.
+    let pendingFold: SpareCore.Job<PostingLists>?
 
     /// Entries carried in the two deltas.
     var carriedEntries: Int { older.entries + recent.entries }
@@ -173,9 +178,11 @@ final class PostingLists: Sendable, SnapshotStamped {
         base = lists.mapValues { ValueLists($0) }
         older = PostingDelta()
         recent = PostingDelta()
+        pendingFold = nil
     }
 
-    private init(_ old: PostingLists, _ snap: PointSet.Snapshot, older: PostingDelta, recent: PostingDelta) {
+    private init(_ old: PostingLists, _ snap: PointSet.Snapshot, older: PostingDelta, recent: PostingDelta,
+                 pendingFold: SpareCore.Job<PostingLists>?) {
         version = snap.version
         generation = snap.generation
         removalPosition = snap.removalPosition
@@ -184,6 +191,7 @@ final class PostingLists: Sendable, SnapshotStamped {
         base = old.base
         self.older = older
         self.recent = recent
+        self.pendingFold = pendingFold
     }
 
     /// Most entries carried before they are folded into the base lists. A fold copies the
@@ -205,6 +213,8 @@ final class PostingLists: Sendable, SnapshotStamped {
     func carried(to snap: PointSet.Snapshot) -> PostingLists? {
         guard carries(to: snap), snap.entryCount >= covered else { return nil }
         if snap.version == version { return self }
+        // A fold done on the spare core: its lists, carried from its snapshot.
+        if let fold = pendingFold, fold.isFinished { return fold.result().carried(to: snap) }
         var recent = self.recent
         for e in snap.entriesRemoved(since: removalPosition, below: covered) {
             let record = Engine.record(snap.entry(EntryRef(index: e)))
@@ -220,11 +230,21 @@ final class PostingLists: Sendable, SnapshotStamped {
             }
             recent.entries += 1
         }
-        if older.entries + recent.entries > Self.carryLimit(baseCovered) {
+        let carried = older.entries + recent.entries, limit = Self.carryLimit(baseCovered)
+        if carried > limit {
+            // The spare core's fold, waited for or run here, then carried; else fold here.
+            if let fold = pendingFold { return fold.result().carried(to: snap) }
             return PostingLists(folding: base, older.merged(with: recent), at: snap)
         }
-        if recent.entries > Self.recentLimit { return PostingLists(self, snap, older: older.merged(with: recent), recent: PostingDelta()) }
-        return PostingLists(self, snap, older: older, recent: recent)
+        var fold = pendingFold
+        if fold == nil, 2 * carried > limit, SpareCore.hasHelper {
+            let (base, changes) = (self.base, older.merged(with: recent))
+            fold = SpareCore.post(expectedNanoseconds: 20 * baseCovered) { PostingLists(folding: base, changes, at: snap) }
+        }
+        if recent.entries > Self.recentLimit {
+            return PostingLists(self, snap, older: older.merged(with: recent), recent: PostingDelta(), pendingFold: fold)
+        }
+        return PostingLists(self, snap, older: older, recent: recent, pendingFold: fold)
     }
 
     /// The lists at `snap` with nothing carried: each value's base entries then its added
@@ -251,6 +271,7 @@ final class PostingLists: Sendable, SnapshotStamped {
         self.base = lists
         older = PostingDelta()
         recent = PostingDelta()
+        pendingFold = nil
     }
 
     /// How many live entries at this snapshot a key allows.
