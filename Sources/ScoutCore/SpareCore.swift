@@ -69,8 +69,9 @@ public enum SpareCore {
 
         /// The job's answer: run here if the helper has not taken it; else the helper's,
         /// waited for up to the job's expected time, after which the job runs here too.
-        /// Once the helper has finished, every call returns its answer; before that, call
-        /// it from one thread.
+        /// Any number of calls, from any threads, get an answer: once the helper has finished,
+        /// its own at once; a caller that finds another caller running the job waits up to
+        /// the expected time, as for the helper, then runs it too.
         public func result() -> T {
             if state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged { return work() }
             let giveUp = SpareCore.now() &+ patience

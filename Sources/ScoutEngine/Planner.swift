@@ -140,10 +140,10 @@ extension Engine {
 
 /// Packed trees of the entries that categorical conditions allow (``QueryPlan/filterIndex``),
 /// per kind: built on a condition's first query, then carried to later snapshots of the same
-/// generation by packing only the entries appended since (see
-/// ``PointSet/Snapshot/restricted(to:reusing:builtBelow:)``) until those, or the entries
-/// removed since, reach a quarter of the tree; a compaction renumbers the entries and starts
-/// the kind over. The whole cache is bounded in bytes.
+/// generation by packing only the entries appended since into a second level (see
+/// ``Tree/carried(to:added:count:)``) until those pass a 32nd of the tree or the entries
+/// removed since a quarter; a compaction renumbers the entries and starts the kind over.
+/// The whole cache is bounded in bytes.
 struct FilterTrees {
     /// A key's tree at one snapshot.
     struct Tree {

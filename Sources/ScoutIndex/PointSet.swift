@@ -52,9 +52,10 @@ public final class PointSet: Sendable {
         var chunks: [EntryChunk] = []
         var entryCount = 0
         /// The entries removed in this generation of entry numbers, in stamping order
-        /// (``RemovalLog``), and how many.
+        /// (``RemovalLog``).
         var removals: [RemovalChunk] = []
-        var removalCount = 0
+        /// How many removals ``removals`` holds (every chunk but the last is full).
+        var removalCount: Int { removals.last.map { (removals.count - 1) * RemovalChunk.capacity + $0.count } ?? 0 }
         var bufferStart = 0
         var ids: [String: Int32] = [:]
         /// A restored set builds `ids` at its first write (``resolveIds(_:)``): until then
@@ -259,7 +260,6 @@ public final class PointSet: Sendable {
     /// it (none while it is buffered).
     private static func countRemoval(of entry: Int32, in w: inout WriterState) {
         logRemoval(entry, to: &w.removals)
-        w.removalCount += 1
         let e = Int(entry)
         guard e < w.bufferStart, let level = w.levels.lastIndex(where: { $0.start <= e }) else { return }
         w.levels[level].removed += 1
@@ -393,7 +393,6 @@ public final class PointSet: Sendable {
         w.compactions += 1
         // New entry numbers: removals before this epoch are history no cache carries over.
         w.removals = []
-        w.removalCount = 0
     }
 
     @discardableResult
