@@ -13,7 +13,9 @@ import ScoutCore
 /// A point belongs to the cell its computed cell coordinates `(x − west) · scaleX` (and
 /// likewise for y) fall in. That map is monotone, so a segment's endpoints bound the cells
 /// of every point on it, and the set of points a cell holds is a box.
-public struct BoundaryGrid: Sendable {
+///
+/// Two grids are equal when they cover the same envelope with the same cells and verdicts.
+public struct BoundaryGrid: Sendable, Equatable {
     /// The envelope the cells divide; `nil` for an empty region.
     let envelope: GeoBox?
     let west: Double, south: Double
@@ -23,7 +25,7 @@ public struct BoundaryGrid: Sendable {
     /// Row-major cell states (`boundary`, `inside`, `outside`; `free` only while building).
     private let cells: [UInt8]
 
-    private static let free: UInt8 = 0, boundary: UInt8 = 1, inside: UInt8 = 2, outside: UInt8 = 3
+    fileprivate static let free: UInt8 = 0, boundary: UInt8 = 1, inside: UInt8 = 2, outside: UInt8 = 3
 
     /// Most cells a grid gets: 256 KiB of verdicts.
     static let maximumCells = 1 << 18
@@ -36,60 +38,90 @@ public struct BoundaryGrid: Sendable {
     ///   - rings: every ring of the region as closed coordinate lists (`[x, y]`).
     ///   - judge: the exact test (GEOS `covers`) asked once per boundary-free area.
     init(rings: [[SIMD2<Double>]], envelope: GeoBox?, vertexCount: Int, judge: (Double, Double) -> Bool) {
-        self.envelope = envelope
-        let envelope = envelope ?? GeoBox(west: 0, south: 0, east: 0, north: 0)
-        let width = envelope.east - envelope.west, height = envelope.north - envelope.south
-        west = envelope.west
-        south = envelope.south
-        guard width > 0, height > 0 else {
-            // No area: every point of the envelope is judged by GEOS.
-            (scaleX, scaleY, columns, rows, cells) = (0, 0, 1, 1, [Self.boundary])
-            return
-        }
-        let target = min(max(2 * vertexCount, 1024), Self.maximumCells)
-        let cols = Self.columns(of: target, width: width, height: height)
-        let rows = max(target / cols, 1)
-        let sx = Double(cols) / width, sy = Double(rows) / height
-        // Margin, in cells, for the rounding of cell coordinates and of interpolated pieces.
-        let magnitude = max(1, abs(envelope.west), abs(envelope.east), abs(envelope.south), abs(envelope.north))
-        let margin = 1e-9 + 16 * magnitude * Double.ulpOfOne * max(sx, sy)
-        guard sx.isFinite, sy.isFinite, margin < 0.5 else {
-            // Cells narrower than the rounding of their own coordinates (an envelope 1e-300
-            // wide at latitude 90: a margin of 1e287 cells, and cell numbers past Int.max):
-            // the grid could decide nothing, so GEOS judges every point.
-            (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [Self.boundary])
-            return
-        }
-        let (x0, y0) = (envelope.west, envelope.south)
-        // Marking work is bounded: a segment costs a piece per cell it spans, so many long
-        // segments over a long, thin envelope (a 20,000-vertex comb across 358° of
-        // longitude and 0.02° of latitude: 26,758 columns, 5e8 pieces, 20 s) would cost far
-        // more than the cells are worth. Past the budget, every cell is a boundary cell:
-        // GEOS judges each candidate, as for a region without area.
-        let budget = Self.piecesPerCell * cols * rows + 4 * vertexCount
-        var marked = true
-        let built = [UInt8](unsafeUninitializedCapacity: cols * rows) { buf, count in
-            buf.initialize(repeating: Self.free)
-            count = cols * rows
-            var pieces = 0
-            rings: for ring in rings where ring.count > 1 {
-                var a = SIMD2((ring[0].x - x0) * sx, (ring[0].y - y0) * sy)
-                for i in 1..<ring.count {
-                    let b = SIMD2((ring[i].x - x0) * sx, (ring[i].y - y0) * sy)
-                    pieces &+= Self.mark(from: a, to: b, margin: margin, in: buf, columns: cols, rows: rows)
-                    if pieces > budget { marked = false; break rings }
-                    a = b
-                }
-            }
-            if marked {
+        self.init(Marks(rings: rings, envelope: envelope, vertexCount: vertexCount), judge: judge)
+    }
+
+    /// The grid of `marks`, its free cells labelled by `judge` (GEOS `covers`, asked once
+    /// per boundary-free area at the centre of its first cell).
+    init(_ marks: Marks, judge: (Double, Double) -> Bool) {
+        envelope = marks.envelope
+        (west, south, scaleX, scaleY, columns, rows) = (marks.west, marks.south, marks.scaleX, marks.scaleY, marks.columns, marks.rows)
+        var cells = marks.cells
+        if cells.count > 1 {
+            let (x0, y0, sx, sy, cols) = (west, south, scaleX, scaleY, columns)
+            cells.withUnsafeMutableBufferPointer { buf in
                 Self.label(buf, columns: cols) { cx, cy in judge(x0 + (Double(cx) + 0.5) / sx, y0 + (Double(cy) + 0.5) / sy) }
             }
         }
-        guard marked else {
-            (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [Self.boundary])
-            return
+        self.cells = cells
+    }
+
+    /// A grid's cells with the rings marked and the other cells not yet labelled: the part of
+    /// the build that needs no GEOS, so that it can run on another thread (``SpareCore``)
+    /// while GEOS builds its point-in-area index, which labelling asks.
+    struct Marks: Sendable {
+        let envelope: GeoBox?
+        let west: Double, south: Double
+        let scaleX: Double, scaleY: Double
+        let columns: Int, rows: Int
+        /// Row-major: `boundary` or `free`; or one `boundary` cell when the grid decides
+        /// nothing (see ``BoundaryGrid/decidesPoints``).
+        let cells: [UInt8]
+
+        /// Marks the cells `rings` pass through, over `envelope`.
+        init(rings: [[SIMD2<Double>]], envelope: GeoBox?, vertexCount: Int) {
+            self.envelope = envelope
+            let envelope = envelope ?? GeoBox(west: 0, south: 0, east: 0, north: 0)
+            let width = envelope.east - envelope.west, height = envelope.north - envelope.south
+            west = envelope.west
+            south = envelope.south
+            guard width > 0, height > 0 else {
+                // No area: every point of the envelope is judged by GEOS.
+                (scaleX, scaleY, columns, rows, cells) = (0, 0, 1, 1, [BoundaryGrid.boundary])
+                return
+            }
+            let target = min(max(2 * vertexCount, 1024), BoundaryGrid.maximumCells)
+            let cols = BoundaryGrid.columns(of: target, width: width, height: height)
+            let rows = max(target / cols, 1)
+            let sx = Double(cols) / width, sy = Double(rows) / height
+            // Margin, in cells, for the rounding of cell coordinates and of interpolated pieces.
+            let magnitude = max(1, abs(envelope.west), abs(envelope.east), abs(envelope.south), abs(envelope.north))
+            let margin = 1e-9 + 16 * magnitude * Double.ulpOfOne * max(sx, sy)
+            guard sx.isFinite, sy.isFinite, margin < 0.5 else {
+                // Cells narrower than the rounding of their own coordinates (an envelope 1e-300
+                // wide at latitude 90: a margin of 1e287 cells, and cell numbers past Int.max):
+                // the grid could decide nothing, so GEOS judges every point.
+                (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [BoundaryGrid.boundary])
+                return
+            }
+            let (x0, y0) = (envelope.west, envelope.south)
+            // Marking work is bounded: a segment costs a piece per cell it spans, so many long
+            // segments over a long, thin envelope (a 20,000-vertex comb across 358° of
+            // longitude and 0.02° of latitude: 26,758 columns, 5e8 pieces, 20 s) would cost far
+            // more than the cells are worth. Past the budget, every cell is a boundary cell:
+            // GEOS judges each candidate, as for a region without area.
+            let budget = BoundaryGrid.piecesPerCell * cols * rows + 4 * vertexCount
+            var marked = true
+            let built = [UInt8](unsafeUninitializedCapacity: cols * rows) { buf, count in
+                buf.initialize(repeating: BoundaryGrid.free)
+                count = cols * rows
+                var pieces = 0
+                rings: for ring in rings where ring.count > 1 {
+                    var a = SIMD2((ring[0].x - x0) * sx, (ring[0].y - y0) * sy)
+                    for i in 1..<ring.count {
+                        let b = SIMD2((ring[i].x - x0) * sx, (ring[i].y - y0) * sy)
+                        pieces &+= BoundaryGrid.mark(from: a, to: b, margin: margin, in: buf, columns: cols, rows: rows)
+                        if pieces > budget { marked = false; break rings }
+                        a = b
+                    }
+                }
+            }
+            guard marked else {
+                (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [BoundaryGrid.boundary])
+                return
+            }
+            (columns, self.rows, scaleX, scaleY, cells) = (cols, rows, sx, sy, built)
         }
-        (columns, self.rows, scaleX, scaleY, cells) = (cols, rows, sx, sy, built)
     }
 
     /// Pieces of ring segments a grid marks per cell before it gives up (see
@@ -153,7 +185,7 @@ public struct BoundaryGrid: Sendable {
     /// diagonal marks a band of cells, not its whole bounding box; a piece's box (with the
     /// margin) meets at most 2 × 2 cells but in rare rounding cases.
     /// Returns the number of pieces marked.
-    private static func mark(from a: SIMD2<Double>, to b: SIMD2<Double>, margin: Double,
+    fileprivate static func mark(from a: SIMD2<Double>, to b: SIMD2<Double>, margin: Double,
                              in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) -> Int {
         // A span the marking budget could never pay for (or not finite) is reported as
         // too many pieces, so the grid gives up, before it converts to `Int`.

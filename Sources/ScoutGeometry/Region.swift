@@ -8,8 +8,9 @@ import ScoutCore
 /// optionally in another CRS (transformed by PROJ), checked for validity, and prepared once.
 /// Validity: a one-ring polygon whose ring ``SimpleRingProof`` proves simple (GEOS judging
 /// every doubtful predicate) is valid at once; any other goes to GEOS's validity test, whose
-/// verdict and reason are final. The proof runs on a ``SpareCore`` when a core is idle, while
-/// this thread builds the boundary grid and GEOS's point-in-area index for the first query.
+/// verdict and reason are final. The proof and the marking of the boundary grid's cells run
+/// on a ``SpareCore`` when a core is idle, while this thread has GEOS build its point-in-area
+/// index, which the grid's labels and the first query need.
 ///
 /// ```swift
 /// let park = try Region.polygon([[SIMD2(-9.06, 53.27), SIMD2(-9.05, 53.27), SIMD2(-9.05, 53.28), SIMD2(-9.06, 53.27)]])
@@ -32,6 +33,8 @@ public final class Region {
     let geometry: OpaquePointer
     let prepared: OpaquePointer
     private var builtGrid: BoundaryGrid?
+    /// The boundary grid's marks made beside the validity proof, until the grid is built.
+    private var pendingMarks: BoundaryGrid.Marks?
     /// The region's bounding box; `nil` for an empty region.
     public let envelope: GeoBox?
     /// Total number of vertices.
@@ -47,14 +50,17 @@ public final class Region {
             throw ScoutError(.invalidGeometry, "expected a Polygon or MultiPolygon", path: path)
         }
         var invalidReason: String?
-        var proof: SpareCore.Job<Bool>?
-        if let known = ValidityCache.verdict(key) {
-            invalidReason = known
-        } else if let ring = SimpleRingProof.ring(of: geometry, in: ctx) {
-            // One ring: the proof (~35 ns a vertex) runs on a spare core while this thread
-            // prepares the region and builds what its first query needs (below).
-            proof = SpareCore.post(expectedNanoseconds: 5_000 + 50 * ring.count) { SimpleRingProof.provesSimple(ring) }
-        } else {
+        // A one-ring polygon's validity proof (~20 ns a vertex, unless the verdict is known)
+        // and its boundary grid's marking (~15 ns a vertex) run on a spare core while this
+        // thread prepares the region and has GEOS build its point-in-area index, which the
+        // first query needs (below).
+        var proof: SpareCore.Job<ProofAndMarks>?
+        let known = ValidityCache.verdict(key)
+        if let known { invalidReason = known }
+        if invalidReason == nil, let ring = SimpleRingProof.ring(of: geometry, in: ctx) {
+            let prove = known == nil
+            proof = SpareCore.post(expectedNanoseconds: 5_000 + (prove ? 70 : 25) * ring.count) { ProofAndMarks(ring, prove: prove) }
+        } else if known == nil {
             do { invalidReason = try Region.validityTest(ctx, geometry, key, path: path) } catch {
                 GEOSGeom_destroy_r(h, geometry)
                 throw error
@@ -71,7 +77,7 @@ public final class Region {
             GEOSGeom_getExtent_r(h, geometry, &xmin, &ymin, &xmax, &ymax)
             guard xmin >= -180, xmax <= 180, ymin >= -90, ymax <= 90 else {
                 // Validity is reported first, as when the proof ran before this check.
-                if let proof, !proof.result(), case .some(.some(let reason)) = try? Region.validityTest(ctx, geometry, key, path: path) {
+                if let proof, known == nil, !proof.result().proved, case .some(.some(let reason)) = try? Region.validityTest(ctx, geometry, key, path: path) {
                     GEOSGeom_destroy_r(h, geometry)
                     throw ScoutError(.invalidGeometry, "the polygon is not valid: \(reason)", path: path)
                 }
@@ -90,15 +96,24 @@ public final class Region {
         self.vertexCount = Int(GEOSGetNumCoordinates_r(h, geometry))
         self.key = key
         if let proof {
-            // While a spare core runs the proof: the boundary grid and GEOS's point-in-area
+            // While a spare core runs the proof and marks the grid: GEOS's point-in-area
             // index, which the first query would build anyway (a region is made to be
-            // queried). With no spare core the proof runs here first, and an invalid polygon
-            // is refused before either is built, as before.
-            if proof.takenByHelper { warmUp() }
-            if proof.result() {
+            // queried), then the grid's labels, which ask it. With no spare core the proof
+            // runs here first, and an invalid polygon is refused before either is built, as
+            // before.
+            let helped = proof.takenByHelper
+            if helped, let e = envelope { _ = covers(lon: e.west, lat: e.south) }
+            let answer = proof.result()
+            if answer.proved {
                 // One ring, proved simple with GEOS judging each doubtful predicate: valid
-                // without GEOS's full test (see ``SimpleRingProof``).
-                ValidityCache.record(key, reason: nil)
+                // without GEOS's full test (see ``SimpleRingProof``); or known valid.
+                if known == nil { ValidityCache.record(key, reason: nil) }
+                // The marks are of the same ring over the same envelope (GEOS's extent of a
+                // one-ring polygon is its ring's); checked, not assumed.
+                if let marks = answer.marks, marks.envelope == envelope {
+                    pendingMarks = marks
+                    if helped { buildGrid() }
+                }
             } else if let reason = try Region.validityTest(ctx, geometry, key, path: path) {
                 // Thrown after every property is set: `deinit` frees the geometry.
                 throw ScoutError(.invalidGeometry, "the polygon is not valid: \(reason)", path: path)
@@ -122,11 +137,22 @@ public final class Region {
         return invalidReason
     }
 
-    /// Builds the boundary grid and GEOS's point-in-area index (by one `covers` test, the
-    /// first of which builds it).
-    private func warmUp() {
-        buildGrid()
-        if let e = envelope { _ = covers(lon: e.west, lat: e.south) }
+    /// A one-ring polygon's validity proof and, when proved, its boundary grid's marks:
+    /// the work of a first sight that needs no GEOS index, done together on a spare core.
+    private struct ProofAndMarks: Sendable {
+        /// Whether ``SimpleRingProof`` proved the ring simple (or its validity was known).
+        let proved: Bool
+        /// The grid's marks over the ring's envelope, when proved.
+        let marks: BoundaryGrid.Marks?
+
+        /// The proof when `prove`, else only the marks (the ring is known valid).
+        init(_ ring: [SIMD2<Double>], prove: Bool) {
+            proved = !prove || SimpleRingProof.provesSimple(ring)
+            guard proved else { marks = nil; return }
+            var (w, s, e, n) = (ring[0].x, ring[0].y, ring[0].x, ring[0].y)
+            for p in ring { w = min(w, p.x); e = max(e, p.x); s = min(s, p.y); n = max(n, p.y) }
+            marks = BoundaryGrid.Marks(rings: [ring], envelope: GeoBox(west: w, south: s, east: e, north: n), vertexCount: ring.count)
+        }
     }
 
     deinit {
@@ -345,6 +371,10 @@ public final class Region {
 
     /// The boundary grid, from the rings GEOS holds (after any CRS transform).
     private func makeGrid() -> BoundaryGrid {
+        if let marks = pendingMarks {
+            pendingMarks = nil
+            return BoundaryGrid(marks) { x, y in covers(lon: x, lat: y) }
+        }
         let h = ctx.handle
         var rings: [[SIMD2<Double>]] = []
         for part in 0..<max(GEOSGetNumGeometries_r(h, geometry), 0) {

@@ -12,7 +12,13 @@ import CGEOS
 /// - at each vertex, the turn is not straight: a floating-point orientation whose sign an
 ///   error bound certifies (Shewchuk's `orient2d` filter), else GEOS's own
 ///   `GEOSOrientationIndex_r`; a straight (or reversing) turn ends the proof;
-/// - segments that do not follow each other and whose closed bounding boxes overlap (found
+/// - a ring that is star-shaped (city polygons, user-drawn areas, anything convex or nearly)
+///   is proved at once: a point is found inside every segment's inner half-plane (two small
+///   linear programs, ``kernelPoint(_:segments:box:)``); if the filter certifies every
+///   segment turns the same way about it and the ring winds exactly once around it, each
+///   segment lies in a wedge of its own around that point, so no two meet but at a shared
+///   vertex;
+/// - otherwise, segments that do not follow each other and whose closed bounding boxes overlap (found
 ///   through a grid of buckets) are apart when the same filter certifies that one segment's
 ///   ends lie strictly on one side of the other's line; the few pairs it cannot separate go
 ///   to GEOS's `GEOSSegmentIntersection_r`, and any answer but "no intersection" ends the
@@ -79,6 +85,7 @@ enum SimpleRingProof {
             if !turns(a, b, c, ctx: ctx) { return false }
         }
         if n == 3 { return true }   // every pair of a triangle's sides follows each other
+        if provesStarShaped(p, segments: n, box: (xmin, xmax, ymin, ymax)) { return true }
         return noOtherSegmentsMeet(p, segments: n, box: (xmin, xmax, ymin, ymax), ctx: ctx)
     }
 
@@ -264,6 +271,107 @@ enum SimpleRingProof {
 }
 
 extension SimpleRingProof {
+    /// True when the ring `p` (of `n` segments, every turn already certified not straight)
+    /// is proved simple by being star-shaped about a point `c`:
+    /// - the filter certifies that `c` lies strictly on the same side of every segment's line
+    ///   (so no segment passes through `c`, and along each one the direction from `c` turns
+    ///   one way, by less than half a turn);
+    /// - the ring winds exactly once around `c` (the crossing rule on the horizontal through
+    ///   `c`, exact with those signs: a ring that winds twice, like a pentagram, is refused).
+    /// Then the segments' wedges of directions from `c` follow each other around `c` once,
+    /// overlapping nowhere but on the rays through shared vertices: two segments that do not
+    /// follow each other lie in disjoint wedges, and two that do meet only at their vertex.
+    static func provesStarShaped(_ p: UnsafeBufferPointer<SIMD2<Double>>, segments n: Int,
+                                 box: (Double, Double, Double, Double)) -> Bool {
+        guard let c = kernelPoint(p, segments: n, box: box), inRange(c.x), inRange(c.y) else { return false }
+        let side = certainSide(p[0], p[1], c)
+        if side == 0 { return false }
+        var crossings = 0
+        for i in 0..<n {
+            let a = p[i], b = p[i &+ 1]
+            if certainSide(a, b, c) != side { return false }
+            // Anticlockwise about `c`, upward segments cross the horizontal right of `c`
+            // and downward ones left of it; clockwise, the other way round.
+            if side > 0 ? (a.y <= c.y && b.y > c.y) : (a.y > c.y && b.y <= c.y) { crossings &+= 1 }
+        }
+        return crossings == 1
+    }
+
+    /// A point that should lie inside every segment's inner half-plane (the ring's kernel),
+    /// or `nil` when none was found: the midpoint of the kernel's westernmost and
+    /// easternmost points, each from Seidel's randomized linear programming in O(n)
+    /// expected time, with a work budget so that no ring costs more than O(n). Plain
+    /// floating point: the point is only a candidate, which ``provesStarShaped`` certifies.
+    /// Deterministic (a fixed shuffle), so the same ring always gets the same answer.
+    static func kernelPoint(_ p: UnsafeBufferPointer<SIMD2<Double>>, segments n: Int,
+                            box: (Double, Double, Double, Double)) -> SIMD2<Double>? {
+        let (xmin, xmax, ymin, ymax) = box
+        // Coordinates relative to the box's centre (smaller magnitudes, smaller rounding).
+        let o = SIMD2((xmin + xmax) / 2, (ymin + ymax) / 2)
+        let hw = (xmax - xmin) / 2, hh = (ymax - ymin) / 2
+        guard hw.isFinite, hh.isFinite else { return nil }
+        // Orientation from the shoelace sum (a wrong sign leaves the programs infeasible).
+        var area = 0.0
+        for i in 0..<n {
+            let a = p[i] - o, b = p[i &+ 1] - o
+            area += a.x * b.y - a.y * b.x
+        }
+        let s = area > 0 ? 1.0 : area < 0 ? -1.0 : 0
+        if s == 0 { return nil }
+        // Half-planes `normal · c <= offset`: segment i's inner side, in a shuffled order.
+        let planes = UnsafeMutableBufferPointer<SIMD3<Double>>.allocate(capacity: n)
+        defer { planes.deallocate() }
+        for i in 0..<n {
+            let a = p[i] - o, d = p[i &+ 1] - p[i]
+            planes[i] = SIMD3(s * d.y, -s * d.x, s * (d.y * a.x - d.x * a.y))
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: n)
+        for i in stride(from: n &- 1, to: 0, by: -1) {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let j = Int(truncatingIfNeeded: ((state >> 32) &* UInt64(i &+ 1)) >> 32)   // 0...i
+            planes.swapAt(i, j)
+        }
+        var budget = 16 &* n &+ 256
+        /// The optimum of `w · c` over every half-plane and the ring's box (`nil` when
+        /// infeasible, or past the budget).
+        func maximum(_ w: SIMD2<Double>) -> SIMD2<Double>? {
+            var c = SIMD2(w.x >= 0 ? hw : -hw, w.y >= 0 ? hh : -hh)
+            for k in 0..<n {
+                let h = planes[k]
+                let normal = SIMD2(h.x, h.y)
+                if (normal * c).sum() <= h.z { continue }
+                // The optimum lies on this half-plane's line: `p0 + t u`, bounded by the
+                // half-planes before it and the box.
+                let nn = (normal * normal).sum()
+                guard nn > 0 else { return nil }
+                let p0 = normal * (h.z / nn), u = SIMD2(-normal.y, normal.x)
+                var lo = -Double.infinity, hi = Double.infinity, infeasible = false
+                /// Narrows `lo...hi` to the part of the line inside `m · c <= e` (branch-free:
+                /// the signs of `den` are a coin toss to a branch predictor).
+                @inline(__always) func bound(_ mx: Double, _ my: Double, _ e: Double) {
+                    let den = mx * u.x + my * u.y, num = e - (mx * p0.x + my * p0.y)
+                    let t = num / den
+                    hi = Swift.min(hi, den > 0 ? t : .infinity)
+                    lo = Swift.max(lo, den < 0 ? t : -.infinity)
+                    infeasible = infeasible || (den == 0 && num < 0)
+                }
+                bound(1, 0, hw); bound(-1, 0, hw); bound(0, 1, hh); bound(0, -1, hh)
+                budget &-= k
+                if budget < 0 { return nil }
+                for j in 0..<k {
+                    let g = planes[j]
+                    bound(g.x, g.y, g.z)
+                }
+                guard !infeasible, lo <= hi, lo.isFinite, hi.isFinite else { return nil }
+                let slope = (w * u).sum()
+                c = p0 + u * (slope > 0 ? hi : slope < 0 ? lo : (lo + hi) / 2)
+            }
+            return c
+        }
+        guard let east = maximum(SIMD2(1, 0)), let west = maximum(SIMD2(-1, 0)) else { return nil }
+        return (east + west) / 2 + o
+    }
+
     /// For tests: the proof's answer and GEOS's full verdict on the polygon with the single
     /// ring `ring`; `nil` when GEOS cannot build the polygon.
     static func verdicts(ring: [SIMD2<Double>]) -> (proved: Bool, geosValid: Bool)? {

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import ScoutCore
-import ScoutGeometry
+@testable import ScoutGeometry
 import ScoutTestSupport
 import Testing
 
@@ -47,6 +47,33 @@ import Testing
             // bound per case is loose (a broken grid decides ~0), not an efficiency target.
             log.check(decided >= 500, "the grid decided only \(decided) of 1,000 uniform points")
             #expect(log.isEmpty, "\(log.summary)\n\(PlanarPolygons.wkt(polys, multi: multi))")
+        }
+    }
+
+    /// A one-ring polygon's grid is marked on the spare core beside its validity proof (or,
+    /// when its validity is known, alone) and labelled here: it must equal the grid built
+    /// all at once from the rings GEOS holds.
+    @Test func gridsMarkedBesideTheProofEqualGridsBuiltAtOnce() throws {
+        var rng = SplitMix64(seed: 0x6e1d)
+        for trial in 0..<40 {
+            let n = rng.int(4...1500)
+            let cx = rng.uniform(-170, 170), cy = rng.uniform(-80, 80), scale = rng.logUniform(1e-3, 3)
+            var ring: [SIMD2<Double>] = (0..<n).map { i in
+                let t = (Double(i) + rng.uniform(-0.45, 0.45)) / Double(n) * 2 * .pi
+                let r = scale * (1 + 0.3 * sin(3 * t) + 0.04 * rng.uniform(-1, 1))
+                return SIMD2(cx + r * cos(t), cy + r * sin(t))
+            }
+            ring.append(ring[0])
+            // First sight (proof and marks), then known valid (marks only).
+            for sight in ["first", "known"] {
+                let region = try Region.polygon([ring])
+                let direct = BoundaryGrid(rings: [ring], envelope: region.envelope, vertexCount: region.vertexCount) {
+                    region.covers(lon: $0, lat: $1)
+                }
+                let same = region.boundaryGrid == direct   // (not inside #expect, which would print both grids)
+                #expect(same, "trial \(trial), \(sight) sight, \(n) vertices")
+                #expect(region.boundaryGrid.decidesPoints)
+            }
         }
     }
 

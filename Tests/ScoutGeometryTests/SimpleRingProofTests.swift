@@ -27,12 +27,15 @@ import Testing
         // Radial noise from none to far more than the step between vertices (a zigzag whose
         // segments' boxes overlap many others', as in the benchmark's polygons).
         let noise = rng.pick([0, 0.01, 0.1, 0.7])
+        // Sometimes wound twice around the centre (an odd count, so no vertex repeats): every
+        // segment turns the same way about the centre, yet the ring crosses itself.
+        let turns = n > 4 && n % 2 == 1 && rng.chance(0.15) ? 2.0 : 1.0
         var ring: [SIMD2<Double>] = (0..<n).map { i in
-            let t = (Double(i) + rng.uniform(-0.45, 0.45)) / Double(n) * 2 * .pi
+            let t = (Double(i) + rng.uniform(-0.45, 0.45)) / Double(n) * 2 * .pi * turns
             let r = scale * (1 - noise * rng.unit())
             return SIMD2(cx + r * cos(t), cy + r * sin(t))
         }
-        var broken = false
+        var broken = turns > 1
         if n > 4, rng.chance(0.5) {
             broken = true
             let i = rng.int(1...(n - 2))
@@ -98,6 +101,82 @@ import Testing
             let v = SimpleRingProof.verdicts(ring: ring)
             #expect(v?.proved == true && v?.geosValid == true, "\(n) vertices: \(String(describing: v))")
         }
+    }
+
+    /// The star path: whether it proves `ring` (closed) by itself.
+    static func provedStarShaped(_ ring: [SIMD2<Double>]) -> Bool {
+        let xs = ring.map(\.x), ys = ring.map(\.y)
+        return ring.withUnsafeBufferPointer {
+            SimpleRingProof.provesStarShaped($0, segments: ring.count - 1, box: (xs.min()!, xs.max()!, ys.min()!, ys.max()!))
+        }
+    }
+
+    /// City-like stars (the benchmark's kind: radius harmonics and per-vertex noise, so the
+    /// kernel is small), convex rings and their clockwise twins are proved by the star path,
+    /// without pairs of segments; and GEOS agrees they are valid.
+    @Test func starShapedRingsAreProvedByAPointOfTheirKernel() {
+        var rng = SplitMix64(seed: 0x57a2)
+        for trial in 0..<60 {
+            let n = rng.int(4...2000)
+            let cx = rng.uniform(-170, 170), cy = rng.uniform(-80, 80), scale = rng.logUniform(1e-4, 5)
+            let convex = trial % 3 == 0
+            var harmonics: [(Double, Double)] = (1...6).map { k in (rng.uniform(0, 0.18 / Double(k)), rng.uniform(0, 2 * .pi)) }
+            if convex { harmonics = [] }
+            var ring: [SIMD2<Double>] = (0..<n).map { i in
+                let t = (Double(i) + rng.uniform(-0.45, 0.45)) / Double(n) * 2 * .pi
+                var r = 1.0
+                for (k, (a, phase)) in harmonics.enumerated() { r += a * sin(Double(k + 1) * t + phase) }
+                if !convex { r += rng.uniform(-0.04, 0.04) }
+                return SIMD2(cx + scale * r * cos(t), cy + scale * r * sin(t))
+            }
+            if rng.chance(0.5) { ring.reverse() }
+            ring.append(ring[0])
+            #expect(Self.provedStarShaped(ring), "trial \(trial): \(n) vertices, convex \(convex)")
+            let v = SimpleRingProof.verdicts(ring: ring)
+            #expect(v?.proved == true && v?.geosValid == true, "trial \(trial): \(String(describing: v))")
+        }
+    }
+
+    /// Rings wound two or three times around a centre (pentagrams and their kin): every
+    /// segment turns the same way about the centre, but the ring crosses itself. The star
+    /// path must refuse them (the winding count), and nothing may prove them.
+    @Test func ringsWoundMoreThanOnceAreNeverProved() {
+        var rng = SplitMix64(seed: 0x9e7)
+        for (n, step) in [(5, 2), (7, 2), (7, 3), (9, 2), (9, 4), (11, 3), (101, 2), (1001, 3)] {
+            for clockwise in [false, true] {
+                let cx = rng.uniform(-100, 100), cy = rng.uniform(-60, 60)
+                // Every `step`-th vertex of a regular n-gon in turn: wound `step` times.
+                var ring: [SIMD2<Double>] = (0..<n).map { i in
+                    let t = Double(i * step % n) / Double(n) * 2 * .pi
+                    let r = 0.5 * (1 + 0.02 * rng.uniform(-1, 1))
+                    return SIMD2(cx + r * cos(t), cy + r * sin(t))
+                }
+                if clockwise { ring.reverse() }
+                ring.append(ring[0])
+                #expect(!Self.provedStarShaped(ring), "{\(n)/\(step)} proved star-shaped")
+                let v = SimpleRingProof.verdicts(ring: ring)
+                #expect(v?.proved == false && v?.geosValid == false, "{\(n)/\(step)}: \(String(describing: v))")
+            }
+        }
+    }
+
+    /// A simple ring that is not star-shaped (a spiral corridor: no point sees every
+    /// segment's inner side) is left to the pairs of segments, which still prove it.
+    @Test func simpleRingsThatAreNotStarShapedAreProvedThePairwiseWay() {
+        // A square spiral corridor one unit wide, two and a half turns: its inner end is
+        // hidden from its outer end.
+        var inner: [SIMD2<Double>] = [], outer: [SIMD2<Double>] = []
+        for i in 0..<40 {
+            let t = Double(i) / 16 * 2 * .pi, r = 2 + Double(i) / 8
+            inner.append(SIMD2(r * cos(t), r * sin(t)))
+            outer.append(SIMD2((r + 0.6) * cos(t), (r + 0.6) * sin(t)))
+        }
+        var ring = inner + outer.reversed()
+        ring.append(ring[0])
+        ring = ring.map { $0 + SIMD2(10, 45) }
+        #expect(!Self.provedStarShaped(ring))
+        let v = SimpleRingProof.verdicts(ring: ring)
+        #expect(v?.proved == true && v?.geosValid == true, "\(String(describing: v))")
     }
 
     /// Through `Region`: a large broken ring is refused with GEOS's reason (validity before
