@@ -50,6 +50,17 @@ public enum SpareCore {
         return job
     }
 
+    /// Posts two jobs at once, the helper to take them in this order. (Posted one after the
+    /// other, the second could find the queue's lock held by the helper taking the first,
+    /// and stay with its caller.)
+    public static func post<A: Sendable, B: Sendable>(expectedNanoseconds first: Int, _ a: @escaping @Sendable () -> A,
+                                                      thenExpectedNanoseconds second: Int,
+                                                      _ b: @escaping @Sendable () -> B) -> (Job<A>, Job<B>) {
+        let jobs = (Job(patience: UInt64(max(first, 0)), a), Job(patience: UInt64(max(second, 0)), b))
+        if hasHelper { Helper.shared.enqueue([jobs.0, jobs.1]) }
+        return jobs
+    }
+
     /// A posted side job.
     public final class Job<T: Sendable>: @unchecked Sendable, Runnable {
         /// 0 posted, 1 running on the helper, 2 taken by the caller, 3 done by the helper.
@@ -132,9 +143,12 @@ public enum SpareCore {
         /// idle priority and can lose its core while it holds the lock (for as long as the
         /// machine stays busy), so a caller never waits for the lock; the job then stays
         /// with its caller, which runs it in ``Job/result()``.
-        func enqueue(_ job: any Runnable) {
-            guard queue.withLockIfAvailable({ $0.append(job) }) != nil else { return }
-            pending.add(1, ordering: .sequentiallyConsistent)
+        func enqueue(_ job: any Runnable) { enqueue([job]) }
+
+        /// Queues `jobs` in order, all or none: none when the lock is held (see above).
+        func enqueue(_ jobs: [any Runnable]) {
+            guard queue.withLockIfAvailable({ $0.append(contentsOf: jobs) }) != nil else { return }
+            pending.add(jobs.count, ordering: .sequentiallyConsistent)
             if sleeping.exchange(false, ordering: .sequentiallyConsistent) { wake.signal() }
         }
 

@@ -33,8 +33,9 @@ public final class Region {
     let geometry: OpaquePointer
     let prepared: OpaquePointer
     private var builtGrid: BoundaryGrid?
-    /// The boundary grid's marks made beside the validity proof, until the grid is built.
-    private var pendingMarks: BoundaryGrid.Marks?
+    /// The boundary grid's marking, posted to the spare core beside the validity proof,
+    /// until the grid is built.
+    private var pendingMarks: SpareCore.Job<BoundaryGrid.Marks>?
     /// The region's bounding box; `nil` for an empty region.
     public let envelope: GeoBox?
     /// Total number of vertices.
@@ -50,16 +51,23 @@ public final class Region {
             throw ScoutError(.invalidGeometry, "expected a Polygon or MultiPolygon", path: path)
         }
         var invalidReason: String?
-        // A one-ring polygon's validity proof (~20 ns a vertex, unless the verdict is known)
-        // and its boundary grid's marking (~15 ns a vertex) run on a spare core while this
-        // thread prepares the region and has GEOS build its point-in-area index, which the
-        // first query needs (below).
-        var proof: SpareCore.Job<ProofAndMarks>?
+        // A one-ring polygon's validity proof (unless its verdict is known) and its boundary
+        // grid's marking, two jobs for a spare core, while this thread prepares the region
+        // and has GEOS build its point-in-area index, which the first query needs (below).
+        var proof: SpareCore.Job<Bool>?
+        var marking: SpareCore.Job<BoundaryGrid.Marks>?
         let known = ValidityCache.verdict(key)
         if let known { invalidReason = known }
         if invalidReason == nil, let ring = SimpleRingProof.ring(of: geometry, in: ctx) {
-            let prove = known == nil
-            proof = SpareCore.post(expectedNanoseconds: 5_000 + (prove ? 70 : 25) * ring.count) { ProofAndMarks(ring, prove: prove) }
+            // Expected: the proof ~20 ns a vertex for a star-shaped ring, ~35 for others;
+            // the marking ~15 for short segments.
+            let marksTime = 5_000 + 30 * ring.count
+            if known == nil {
+                (proof, marking) = SpareCore.post(expectedNanoseconds: 5_000 + 50 * ring.count, { SimpleRingProof.provesSimple(ring) },
+                                                  thenExpectedNanoseconds: marksTime, { Region.marks(of: ring) })
+            } else {
+                marking = SpareCore.post(expectedNanoseconds: marksTime) { Region.marks(of: ring) }
+            }
         } else if known == nil {
             do { invalidReason = try Region.validityTest(ctx, geometry, key, path: path) } catch {
                 GEOSGeom_destroy_r(h, geometry)
@@ -77,7 +85,7 @@ public final class Region {
             GEOSGeom_getExtent_r(h, geometry, &xmin, &ymin, &xmax, &ymax)
             guard xmin >= -180, xmax <= 180, ymin >= -90, ymax <= 90 else {
                 // Validity is reported first, as when the proof ran before this check.
-                if let proof, known == nil, !proof.result().proved, case .some(.some(let reason)) = try? Region.validityTest(ctx, geometry, key, path: path) {
+                if let proof, !proof.result(), case .some(.some(let reason)) = try? Region.validityTest(ctx, geometry, key, path: path) {
                     GEOSGeom_destroy_r(h, geometry)
                     throw ScoutError(.invalidGeometry, "the polygon is not valid: \(reason)", path: path)
                 }
@@ -95,25 +103,23 @@ public final class Region {
         self.prepared = prep
         self.vertexCount = Int(GEOSGetNumCoordinates_r(h, geometry))
         self.key = key
+        pendingMarks = marking
+        // While a spare core runs the proof: GEOS's point-in-area index, which the first
+        // query would build anyway (a region is made to be queried), then the grid, whose
+        // labels ask it. Its marks are the helper's if it got to them, else made here while
+        // the helper still proves (so neither thread idles on a ring whose proof or marking
+        // is long). With no spare core the proof runs here first, and an invalid polygon is
+        // refused before either is built, as before.
+        let helped = proof.map { $0.takenByHelper } ?? marking?.takenByHelper ?? false
+        if helped {
+            if let e = envelope { _ = covers(lon: e.west, lat: e.south) }
+            buildGrid()
+        }
         if let proof {
-            // While a spare core runs the proof and marks the grid: GEOS's point-in-area
-            // index, which the first query would build anyway (a region is made to be
-            // queried), then the grid's labels, which ask it. With no spare core the proof
-            // runs here first, and an invalid polygon is refused before either is built, as
-            // before.
-            let helped = proof.takenByHelper
-            if helped, let e = envelope { _ = covers(lon: e.west, lat: e.south) }
-            let answer = proof.result()
-            if answer.proved {
+            if proof.result() {
                 // One ring, proved simple with GEOS judging each doubtful predicate: valid
-                // without GEOS's full test (see ``SimpleRingProof``); or known valid.
-                if known == nil { ValidityCache.record(key, reason: nil) }
-                // The marks are of the same ring over the same envelope (GEOS's extent of a
-                // one-ring polygon is its ring's); checked, not assumed.
-                if let marks = answer.marks, marks.envelope == envelope {
-                    pendingMarks = marks
-                    if helped { buildGrid() }
-                }
+                // without GEOS's full test (see ``SimpleRingProof``).
+                ValidityCache.record(key, reason: nil)
             } else if let reason = try Region.validityTest(ctx, geometry, key, path: path) {
                 // Thrown after every property is set: `deinit` frees the geometry.
                 throw ScoutError(.invalidGeometry, "the polygon is not valid: \(reason)", path: path)
@@ -137,22 +143,12 @@ public final class Region {
         return invalidReason
     }
 
-    /// A one-ring polygon's validity proof and, when proved, its boundary grid's marks:
-    /// the work of a first sight that needs no GEOS index, done together on a spare core.
-    private struct ProofAndMarks: Sendable {
-        /// Whether ``SimpleRingProof`` proved the ring simple (or its validity was known).
-        let proved: Bool
-        /// The grid's marks over the ring's envelope, when proved.
-        let marks: BoundaryGrid.Marks?
-
-        /// The proof when `prove`, else only the marks (the ring is known valid).
-        init(_ ring: [SIMD2<Double>], prove: Bool) {
-            proved = !prove || SimpleRingProof.provesSimple(ring)
-            guard proved else { marks = nil; return }
-            var (w, s, e, n) = (ring[0].x, ring[0].y, ring[0].x, ring[0].y)
-            for p in ring { w = min(w, p.x); e = max(e, p.x); s = min(s, p.y); n = max(n, p.y) }
-            marks = BoundaryGrid.Marks(rings: [ring], envelope: GeoBox(west: w, south: s, east: e, north: n), vertexCount: ring.count)
-        }
+    /// The boundary grid's marks of a one-ring polygon's ring (not empty), over the ring's
+    /// box: the part of a first sight that needs no GEOS, for a spare core.
+    private static func marks(of ring: [SIMD2<Double>]) -> BoundaryGrid.Marks {
+        var (w, s, e, n) = (ring[0].x, ring[0].y, ring[0].x, ring[0].y)
+        for p in ring { w = min(w, p.x); e = max(e, p.x); s = min(s, p.y); n = max(n, p.y) }
+        return BoundaryGrid.Marks(rings: [ring], envelope: GeoBox(west: w, south: s, east: e, north: n), vertexCount: ring.count)
     }
 
     deinit {
@@ -336,7 +332,9 @@ public final class Region {
 
     /// Builds the boundary grid on first use.
     @inline(__always) private func buildGrid() {
-        if builtGrid == nil { builtGrid = makeGrid() }
+        // A pattern, not `== nil`: with `BoundaryGrid` `Equatable`, `==` would copy the grid
+        // (a reference count up and down on every candidate).
+        if case .none = builtGrid { builtGrid = makeGrid() }
     }
 
     /// What the boundary grid knows of the point `(lon, lat)` without asking GEOS (see
@@ -371,9 +369,12 @@ public final class Region {
 
     /// The boundary grid, from the rings GEOS holds (after any CRS transform).
     private func makeGrid() -> BoundaryGrid {
-        if let marks = pendingMarks {
+        if let job = pendingMarks {
             pendingMarks = nil
-            return BoundaryGrid(marks) { x, y in covers(lon: x, lat: y) }
+            // The marks are of the same ring over the same envelope (GEOS's extent of a
+            // one-ring polygon is its ring's); checked, not assumed.
+            let marks = job.result()
+            if marks.envelope == envelope { return BoundaryGrid(marks) { x, y in covers(lon: x, lat: y) } }
         }
         let h = ctx.handle
         var rings: [[SIMD2<Double>]] = []

@@ -53,6 +53,31 @@ import Testing
         #expect(job.resultCameFromHelper)
     }
 
+    /// Two jobs posted together are queued together: while the helper runs the first, the
+    /// second waits in the queue (not with its caller), and the helper runs it next.
+    @Test func aPairIsQueuedTogetherAndTakenInOrder() throws {
+        try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
+        let release = DispatchSemaphore(value: 0)
+        for _ in 0..<60 {
+            let (first, second) = SpareCore.post(expectedNanoseconds: 60_000_000_000, { () -> Int in
+                if SpareCore.isHelperThread { release.wait() }
+                return 1
+            }, thenExpectedNanoseconds: 60_000_000_000, { SpareCore.isHelperThread ? 2 : -2 })
+            var naps = 0
+            while !first.takenByHelper && naps < 100 { usleep(10_000); naps += 1 }
+            guard first.takenByHelper else { _ = (first.result(), second.result()); continue }
+            #expect(!second.takenByHelper, "the helper took the second job while the first still ran")
+            release.signal()
+            #expect(first.result() == 1)
+            naps = 0
+            while !second.takenByHelper && naps < 6_000 { usleep(10_000); naps += 1 }
+            #expect(second.takenByHelper, "the second job was not queued with the first")
+            #expect(second.result() == 2)
+            return
+        }
+        Issue.record("the helper never took a job in 60 s")
+    }
+
     @Test func aCallerDoesNotWaitForTheQueuesLock() throws {
         try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
         // An idle-priority helper can be switched out while it holds the queue's lock, for as
