@@ -49,8 +49,22 @@ public struct BoundaryGrid: Sendable, Equatable {
         var cells = marks.cells
         if cells.count > 1 {
             let (x0, y0, sx, sy, cols) = (west, south, scaleX, scaleY, columns)
+            func judgeCell(_ cx: Int, _ cy: Int) -> Bool { judge(x0 + (Double(cx) + 0.5) / sx, y0 + (Double(cy) + 0.5) / sy) }
             cells.withUnsafeMutableBufferPointer { buf in
-                Self.label(buf, columns: cols) { cx, cy in judge(x0 + (Double(cx) + 0.5) / sx, y0 + (Double(cy) + 0.5) / sy) }
+                if !marks.areas.isEmpty {
+                    // The numbered areas: one verdict each, then every cell through a table
+                    // (boundary and free cells map to themselves).
+                    var table = [UInt8](0...255)
+                    for (k, first) in marks.areas.enumerated() {
+                        let cell = Int(first)
+                        table[Int(Self.firstArea) + k] = judgeCell(cell % cols, cell / cols) ? Self.inside : Self.outside
+                    }
+                    table.withUnsafeBufferPointer { t in
+                        for i in 0..<buf.count { buf[i] = t[Int(buf[i])] }
+                    }
+                }
+                // Areas past the numbered ones (or all, when marked here), painted one by one.
+                Self.paint(buf, columns: cols) { cx, cy in judgeCell(cx, cy) ? Self.inside : Self.outside }
             }
         }
         self.cells = cells
@@ -64,9 +78,13 @@ public struct BoundaryGrid: Sendable, Equatable {
         let west: Double, south: Double
         let scaleX: Double, scaleY: Double
         let columns: Int, rows: Int
-        /// Row-major: `boundary` or `free`; or one `boundary` cell when the grid decides
-        /// nothing (see ``BoundaryGrid/decidesPoints``).
+        /// Row-major: `boundary`, the number of a boundary-free area (``BoundaryGrid/firstArea``
+        /// and up, for the first ``BoundaryGrid/numberedAreas``), or `free` (an area past
+        /// those); or one `boundary` cell when the grid decides nothing (see
+        /// ``BoundaryGrid/decidesPoints``).
         let cells: [UInt8]
+        /// The first cell (row-major) of each numbered area, whose centre the labels judge.
+        let areas: [Int32]
 
         /// Marks the cells `rings` pass through, over `envelope`.
         init(rings: [[SIMD2<Double>]], envelope: GeoBox?, vertexCount: Int) {
@@ -77,7 +95,7 @@ public struct BoundaryGrid: Sendable, Equatable {
             south = envelope.south
             guard width > 0, height > 0 else {
                 // No area: every point of the envelope is judged by GEOS.
-                (scaleX, scaleY, columns, rows, cells) = (0, 0, 1, 1, [BoundaryGrid.boundary])
+                (scaleX, scaleY, columns, rows, cells, areas) = (0, 0, 1, 1, [BoundaryGrid.boundary], [])
                 return
             }
             let target = min(max(2 * vertexCount, 1024), BoundaryGrid.maximumCells)
@@ -91,7 +109,7 @@ public struct BoundaryGrid: Sendable, Equatable {
                 // Cells narrower than the rounding of their own coordinates (an envelope 1e-300
                 // wide at latitude 90: a margin of 1e287 cells, and cell numbers past Int.max):
                 // the grid could decide nothing, so GEOS judges every point.
-                (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [BoundaryGrid.boundary])
+                (scaleX, scaleY, columns, self.rows, cells, areas) = (0, 0, 1, 1, [BoundaryGrid.boundary], [])
                 return
             }
             let (x0, y0) = (envelope.west, envelope.south)
@@ -102,6 +120,7 @@ public struct BoundaryGrid: Sendable, Equatable {
             // GEOS judges each candidate, as for a region without area.
             let budget = BoundaryGrid.piecesPerCell * cols * rows + 4 * vertexCount
             var marked = true
+            var areas: [Int32] = []
             let built = [UInt8](unsafeUninitializedCapacity: cols * rows) { buf, count in
                 buf.initialize(repeating: BoundaryGrid.free)
                 count = cols * rows
@@ -115,12 +134,21 @@ public struct BoundaryGrid: Sendable, Equatable {
                         a = b
                     }
                 }
+                // The boundary-free areas, numbered (so that labelling them is a GEOS test
+                // each and a pass through a table).
+                if marked {
+                    BoundaryGrid.paint(buf, columns: cols) { cx, cy in
+                        guard areas.count < BoundaryGrid.numberedAreas else { return nil }
+                        areas.append(Int32(truncatingIfNeeded: cy * cols + cx))
+                        return BoundaryGrid.firstArea + UInt8(areas.count - 1)
+                    }
+                }
             }
             guard marked else {
-                (scaleX, scaleY, columns, self.rows, cells) = (0, 0, 1, 1, [BoundaryGrid.boundary])
+                (scaleX, scaleY, columns, self.rows, cells, self.areas) = (0, 0, 1, 1, [BoundaryGrid.boundary], [])
                 return
             }
-            (columns, self.rows, scaleX, scaleY, cells) = (cols, rows, sx, sy, built)
+            (columns, self.rows, scaleX, scaleY, cells, self.areas) = (cols, rows, sx, sy, built, areas)
         }
     }
 
@@ -216,15 +244,21 @@ public struct BoundaryGrid: Sendable, Equatable {
         return pieces
     }
 
-    /// Verdicts for the free cells: each edge-connected area of them takes the judge's
-    /// verdict on the centre of its first cell. A scanline fill: each step paints a whole
-    /// run of a row and queues the runs it touches in the rows above and below.
-    private static func label(_ cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, judge: (_ column: Int, _ row: Int) -> Bool) {
+    /// The first number ``Marks`` gives a boundary-free area; `numberedAreas` get one (the
+    /// rest of a cell's byte), areas past those are left free for the labels to paint.
+    static let firstArea: UInt8 = 4, numberedAreas = 252
+
+    /// Paints each edge-connected area of free cells, in row-major order of their first
+    /// cells, with `value(column, row)` of its first cell; stops at the first `nil`. A
+    /// scanline fill: each step paints a whole run of a row and queues the runs it touches
+    /// in the rows above and below.
+    fileprivate static func paint(_ cells: UnsafeMutableBufferPointer<UInt8>, columns: Int,
+                                  value: (_ column: Int, _ row: Int) -> UInt8?) {
         let rows = cells.count / columns
         var stack: [(x: Int, y: Int)] = []
         for y in 0..<rows {
             for x in 0..<columns where cells[y &* columns &+ x] == free {
-                let verdict = judge(x, y) ? inside : outside
+                guard let verdict = value(x, y) else { return }
                 stack.append((x, y))
                 while let (sx, sy) = stack.popLast() {
                     let row = sy &* columns

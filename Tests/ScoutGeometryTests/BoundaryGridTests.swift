@@ -77,6 +77,31 @@ import Testing
         }
     }
 
+    /// The marking numbers the first 252 boundary-free areas (labelled by one GEOS test
+    /// each and a table); a region with more (a plate with 324 holes, each hole an area of
+    /// its own) has the rest painted area by area. Every verdict must still be exact.
+    @Test func areasPastTheNumberedOnesAreLabelledToo() throws {
+        var shell: PlanarPolygons.Ring = [SIMD2(0, 0), SIMD2(18, 0), SIMD2(18, 18), SIMD2(0, 18), SIMD2(0, 0)]
+        shell = shell.map { $0 + SIMD2(5, 40) }
+        var rings = [shell]
+        for i in 0..<18 {
+            for j in 0..<18 {
+                let (x, y) = (5 + Double(i) + 0.1, 40 + Double(j) + 0.1)
+                rings.append([SIMD2(x, y), SIMD2(x, y + 0.8), SIMD2(x + 0.8, y + 0.8), SIMD2(x + 0.8, y), SIMD2(x, y)])
+            }
+        }
+        let region = try Region.polygon(rings)
+        let marks = BoundaryGrid.Marks(rings: rings, envelope: region.envelope, vertexCount: region.vertexCount)
+        #expect(marks.areas.count == BoundaryGrid.numberedAreas, "\(marks.areas.count) areas numbered")
+        #expect(marks.cells.contains(0), "no area was left for the labels to paint")
+        var log = FailureLog()
+        var rng = SplitMix64(seed: 0x401e)
+        let points = (0..<4000).map { _ in SIMD2(rng.uniform(5, 23), rng.uniform(40, 58)) }
+        let decided = check(region, [rings], points, &log)
+        #expect(log.isEmpty, "\(log.summary)")
+        #expect(decided > 500, "the grid decided only \(decided) of 4,000 points")   // 1,069 here
+    }
+
     /// Long diagonal edges are cut into pieces: a right triangle's hypotenuse must not mark
     /// its whole bounding box (which would send every point to GEOS).
     @Test func longDiagonalEdgesMarkABandNotTheirBoundingBox() throws {
