@@ -89,9 +89,10 @@ struct PostingDelta: Sendable {
 /// ``recentLimit`` entries, and both are folded into the base lists past
 /// ``carryLimit(_:)`` (no record is read again); so a write costs O(1) amortised, not
 /// O(entries carried). A fold (tens of milliseconds at a million records) is posted to a
-/// ``SpareCore`` at half the limit, and the lists it returns are carried forward from its
-/// snapshot once it is done; only if it is not done by the limit does a query wait for it
-/// or fold itself. After a compaction renumbers the entries, the lists are built again
+/// ``SpareCore`` at half the limit with the changes so far (``folding``), and the changes
+/// from then on start fresh deltas; once the fold is done, its base replaces this one
+/// under those deltas, so no record is read again. Only if it is not done by the limit
+/// does a query wait for it or fold itself. After a compaction renumbers the entries, the lists are built again
 /// from every live record.
 final class PostingLists: Sendable, SnapshotStamped {
     /// The snapshot these lists describe.
@@ -106,14 +107,17 @@ final class PostingLists: Sendable, SnapshotStamped {
     let baseCovered: Int
     /// field → value → entry numbers (ascending) live when the lists were last built.
     let base: [String: ValueLists]
-    /// Changes since ``base`` was built, older then recent.
+    /// Changes since ``base`` was built: those handed to ``pendingFold`` (empty when there
+    /// is none), then older, then recent.
+    let folding: PostingDelta
     let older: PostingDelta
     let recent: PostingDelta
-    /// The fold of ``base`` and the changes up to some earlier snapshot, on a spare core.
+    /// The fold of ``base`` and ``folding`` (the changes up to the snapshot it was posted
+    /// at), on a spare core; ``older`` and ``recent`` hold the changes since.
     let pendingFold: SpareCore.Job<PostingLists>?
 
-    /// Entries carried in the two deltas.
-    var carriedEntries: Int { older.entries + recent.entries }
+    /// Entries carried in the deltas.
+    var carriedEntries: Int { folding.entries + older.entries + recent.entries }
 
     /// The fields that have posting lists.
     static let fields = ["breed", "owner_id", "shelter_id", "species"]
@@ -133,19 +137,23 @@ final class PostingLists: Sendable, SnapshotStamped {
             }
         }
         base = lists.mapValues { ValueLists($0) }
+        folding = PostingDelta()
         older = PostingDelta()
         recent = PostingDelta()
         pendingFold = nil
     }
 
-    private init(_ old: PostingLists, _ snap: PointSet.Snapshot, older: PostingDelta, recent: PostingDelta,
-                 pendingFold: SpareCore.Job<PostingLists>?) {
-        version = snap.version
-        generation = snap.generation
-        removalPosition = snap.removalPosition
-        covered = snap.entryCount
-        baseCovered = old.baseCovered
-        base = old.base
+    /// `old`'s base (or `folded`'s, a fold of it) with these deltas, at `snap` (or at
+    /// `old`'s snapshot).
+    private init(_ old: PostingLists, _ snap: PointSet.Snapshot?, folded: PostingLists? = nil, folding: PostingDelta = PostingDelta(),
+                 older: PostingDelta, recent: PostingDelta, pendingFold: SpareCore.Job<PostingLists>?) {
+        version = snap?.version ?? old.version
+        generation = snap?.generation ?? old.generation
+        removalPosition = snap?.removalPosition ?? old.removalPosition
+        covered = snap?.entryCount ?? old.covered
+        baseCovered = (folded ?? old).baseCovered
+        base = (folded ?? old).base
+        self.folding = folding
         self.older = older
         self.recent = recent
         self.pendingFold = pendingFold
@@ -170,8 +178,8 @@ final class PostingLists: Sendable, SnapshotStamped {
     func carried(to snap: PointSet.Snapshot) -> PostingLists? {
         guard carries(to: snap), snap.entryCount >= covered else { return nil }
         if snap.version == version { return self }
-        // A fold done on the spare core: its lists, carried from its snapshot.
-        if let fold = pendingFold, fold.isFinished { return fold.result().carried(to: snap) }
+        // A fold done on the spare core: its base, with the changes since it was posted.
+        if let fold = pendingFold, fold.isFinished { return adopting(fold.result(), older: older, recent: recent, at: nil).carried(to: snap) }
         var recent = self.recent
         for e in snap.entriesRemoved(since: removalPosition, below: covered) {
             let record = Engine.record(snap.entry(EntryRef(index: e)))
@@ -187,21 +195,33 @@ final class PostingLists: Sendable, SnapshotStamped {
             }
             recent.entries += 1
         }
-        let carried = older.entries + recent.entries, limit = Self.carryLimit(baseCovered)
+        let carried = folding.entries + older.entries + recent.entries, limit = Self.carryLimit(baseCovered)
         if carried > limit {
-            // The spare core's fold, waited for or run here, then carried; else fold here.
-            if let fold = pendingFold { return fold.result().carried(to: snap) }
-            return PostingLists(folding: base, older.merged(with: recent), at: snap)
+            // The spare core's fold, waited for or run here, with the changes since; else
+            // fold here.
+            if let fold = pendingFold { return adopting(fold.result(), older: older, recent: recent, at: snap) }
+            return PostingLists(folding: base, folding.merged(with: older).merged(with: recent), at: snap)
         }
-        var fold = pendingFold
-        if fold == nil, 2 * carried > limit, SpareCore.hasHelper {
+        if pendingFold == nil, 2 * carried > limit, SpareCore.hasHelper {
+            // The changes so far go to the fold; those from here on to fresh deltas.
             let (base, changes) = (self.base, older.merged(with: recent))
-            fold = SpareCore.post(expectedNanoseconds: 20 * baseCovered) { PostingLists(folding: base, changes, at: snap) }
+            let fold = SpareCore.post(expectedNanoseconds: 20 * baseCovered) { PostingLists(folding: base, changes, at: snap) }
+            return PostingLists(self, snap, folding: changes, older: PostingDelta(), recent: PostingDelta(), pendingFold: fold)
         }
         if recent.entries > Self.recentLimit {
-            return PostingLists(self, snap, older: older.merged(with: recent), recent: PostingDelta(), pendingFold: fold)
+            return PostingLists(self, snap, folding: folding, older: older.merged(with: recent), recent: PostingDelta(), pendingFold: pendingFold)
         }
-        return PostingLists(self, snap, older: older, recent: recent, pendingFold: fold)
+        return PostingLists(self, snap, folding: folding, older: older, recent: recent, pendingFold: pendingFold)
+    }
+
+    /// The lists of `folded` (the fold of ``base`` and ``folding``, at the snapshot the fold
+    /// was posted at) with `older` and `recent`, the changes since, at `snap` (or at this
+    /// snapshot): no record is read again.
+    private func adopting(_ folded: PostingLists, older: PostingDelta, recent: PostingDelta, at snap: PointSet.Snapshot?) -> PostingLists {
+        if recent.entries > Self.recentLimit {
+            return PostingLists(self, snap, folded: folded, older: older.merged(with: recent), recent: PostingDelta(), pendingFold: nil)
+        }
+        return PostingLists(self, snap, folded: folded, older: older, recent: recent, pendingFold: nil)
     }
 
     /// The lists at `snap` with nothing carried: each value's base entries then its added
@@ -226,6 +246,7 @@ final class PostingLists: Sendable, SnapshotStamped {
             lists[field]?.rebalance()
         }
         self.base = lists
+        folding = PostingDelta()
         older = PostingDelta()
         recent = PostingDelta()
         pendingFold = nil
@@ -237,7 +258,7 @@ final class PostingLists: Sendable, SnapshotStamped {
     func count(_ key: FilterKey, _ snap: PointSet.Snapshot) -> Int {
         guard key.values.count == 1 else { return candidates(key, snap).count }
         let v = key.values.first!, f = key.field
-        return (base[f]?[v]?.count ?? 0) + older.count(f, v) + recent.count(f, v)
+        return (base[f]?[v]?.count ?? 0) + folding.count(f, v) + older.count(f, v) + recent.count(f, v)
     }
 
     /// The live entries at `snap` (this lists' snapshot) a key allows, ascending, without
@@ -257,9 +278,10 @@ final class PostingLists: Sendable, SnapshotStamped {
         let f = key.field
         let parts = key.values.map { v -> [Int32] in
             var list = Array(from(base[f]?[v] ?? []))
+            if let more = folding.added[f]?[v] { list += from(more) }
             if let more = older.added[f]?[v] { list += from(more) }
             if let more = recent.added[f]?[v] { list += from(more) }
-            if older.removedSome(f, v) || recent.removedSome(f, v) { list.removeAll { !snap.isLiveEntry($0) } }
+            if folding.removedSome(f, v) || older.removedSome(f, v) || recent.removedSome(f, v) { list.removeAll { !snap.isLiveEntry($0) } }
             return list
         }
         if parts.count == 1 { return parts[0] }

@@ -386,7 +386,10 @@ import Testing
         try check(carried: true)
         try e.upsert(Array(records[1_150..<1_160]))
         let merged = try #require(e.pointSet(kind: "dog")).snapshot()
-        #expect(e.postings(kind: "dog", merged).older.entries > PostingLists.recentLimit)
+        // Merged into the older ones, or (past half the carry limit, with a spare core)
+        // handed to the fold with them.
+        let lists = e.postings(kind: "dog", merged)
+        #expect(lists.recent.entries == 0 && lists.older.entries + lists.folding.entries > PostingLists.recentLimit)
         try check(carried: true)
         _ = try e.remove(kind: "dog", ids: dogs[900..<903].map(\.id))
         try check(carried: true)
@@ -422,6 +425,59 @@ import Testing
         #expect(onTime ? lists.pendingFold == nil && lists.carriedEntries == 2 : lists.carriedEntries == 600)
         for (field, byValue) in fresh.base {
             for v in byValue.keys {
+                let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
+                #expect(lists.count(key, snap) == fresh.count(key, snap), "\(field)=\(v)")
+                #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)")
+            }
+        }
+    }
+
+    /// A fold's lists are taken with every change made while it ran, including those the
+    /// recent delta merged into the older one meanwhile (a set of 50,000 entries, whose
+    /// carry limit, 1,562, leaves room for them): no record is read again, and the lists
+    /// equal lists built from every live record.
+    @Test func aFoldIsTakenWithTheChangesMadeWhileItRan() throws {
+        guard SpareCore.hasHelper else { return }   // one core: every fold runs on its caller
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Array(Sample.raw["dog"]!)
+        let records = dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") }
+        try e.upsert(records)
+        let set = try #require(e.pointSet(kind: "dog"))
+        #expect(PostingLists.carryLimit(dogs.count) == 1_562)
+        _ = e.postings(kind: "dog", set.snapshot())
+        // Keep the helper busy, so that the fold waits in its queue.
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        var blocker: SpareCore.Job<Int>?
+        for _ in 0..<600 where blocker == nil {
+            let job = SpareCore.post(expectedNanoseconds: 60_000_000_000) { () -> Int in
+                if SpareCore.isHelperThread { release.wait() }
+                return 0
+            }
+            var naps = 0
+            while !job.takenByHelper && naps < 10 { usleep(10_000); naps += 1 }
+            if job.takenByHelper { blocker = job } else { _ = job.result() }
+        }
+        try #require(blocker != nil, "the helper never took a job in 60 s")
+        try e.upsert(Array(records[0..<400]))   // 800 entries carried: a fold is posted
+        let posted = e.postings(kind: "dog", set.snapshot())
+        let fold = try #require(posted.pendingFold)
+        #expect(posted.folding.entries == 800 && posted.older.entries == 0 && posted.recent.entries == 0)
+        try e.upsert(Array(records[400..<700]))   // 600 more: merged into the older delta
+        let waiting = e.postings(kind: "dog", set.snapshot())
+        #expect(!fold.isFinished && waiting.folding.entries == 800 && waiting.older.entries == 600)
+        release.signal()
+        let deadline = Date().addingTimeInterval(60)
+        while !fold.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        try #require(fold.isFinished, "the helper did not finish the fold in 60 s")
+        _ = try e.patch(kind: "dog", record: dogs[800].id, set: [("breed", .string("Pug"))])
+        let snap = set.snapshot()
+        let lists = e.postings(kind: "dog", snap), fresh = PostingLists(snap)
+        #expect(lists.pendingFold == nil && lists.baseCovered == posted.covered)
+        #expect(lists.folding.entries == 0 && lists.carriedEntries == 602)
+        for (field, byValue) in fresh.base {
+            // Every breed and species; a sixteenth of the owners (a fixed choice).
+            for v in byValue.keys where field != "owner_id" || v.utf8.reduce(0, &+) % 16 == 0 {
                 let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
                 #expect(lists.count(key, snap) == fresh.count(key, snap), "\(field)=\(v)")
                 #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)")
