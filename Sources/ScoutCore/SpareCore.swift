@@ -61,6 +61,15 @@ public enum SpareCore {
         return jobs
     }
 
+    /// Hands the last reference to `object` to the helper, so that its deinit (and all it
+    /// frees: a big structure's thousands of buffers take milliseconds) runs on the idle
+    /// core instead of the caller's thread. The caller must hold no other reference (pass
+    /// it with `Optional.take()`). With no helper, or when the queue's lock is busy, the
+    /// object is released here, as without this call.
+    public static func release<T: AnyObject & Sendable>(_ object: T) {
+        _ = post(expectedNanoseconds: 0) { withExtendedLifetime(object) {} }
+    }
+
     /// A posted side job.
     public final class Job<T: Sendable>: @unchecked Sendable, Runnable {
         /// 0 posted, 1 running on the helper, 2 taken by the caller, 3 done by the helper.

@@ -78,6 +78,28 @@ import Testing
         Issue.record("the helper never took a job in 60 s")
     }
 
+    /// Where a probe was freed: 0 not yet, 1 on the helper, 2 elsewhere.
+    static let freedWhere = Atomic<Int>(0)
+    final class Probe: Sendable {
+        deinit { SpareCoreTests.freedWhere.store(SpareCore.isHelperThread ? 1 : 2, ordering: .sequentiallyConsistent) }
+    }
+
+    /// An object whose last reference is handed over is freed on the helper, not here.
+    @Test func aReleasedObjectIsFreedOnTheHelper() throws {
+        try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
+        for _ in 0..<60 {
+            Self.freedWhere.store(0, ordering: .sequentiallyConsistent)
+            var probe: Probe? = Probe()
+            SpareCore.release(probe.take()!)
+            #expect(probe == nil)
+            var naps = 0
+            while Self.freedWhere.load(ordering: .sequentiallyConsistent) == 0 && naps < 100 { usleep(10_000); naps += 1 }
+            // Freed here only when the queue's lock was busy (the job then stays here): try again.
+            if Self.freedWhere.load(ordering: .sequentiallyConsistent) == 1 { return }
+        }
+        Issue.record("never freed on the helper in 60 tries")
+    }
+
     @Test func aCallerDoesNotWaitForTheQueuesLock() throws {
         try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
         // An idle-priority helper can be switched out while it holds the queue's lock, for as
