@@ -270,8 +270,9 @@ struct FilterMaps {
         /// The newest snapshot a query has asked at.
         var version: UInt64
         var generation: Int
-        /// signature → times asked, and the bitmap once built with the entries it covers.
-        var maps: [String: (uses: Int, bits: [UInt64]?, covered: Int)] = [:]
+        /// signature → times asked, and the bitmap once built with the entries it covers; or,
+        /// while the spare core builds it, its job and the entries it will cover.
+        var maps: [String: (uses: Int, bits: [UInt64]?, covered: Int, building: SpareCore.Job<[UInt64]>?)] = [:]
     }
 
     var kinds: [String: Kind] = [:]
@@ -296,7 +297,8 @@ extension Engine {
     /// without a signature).
     func filterBitmap(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter) -> [UInt64]? {
         guard let signature = filter.signature else { return nil }
-        enum Found { case bits([UInt64]), extend([UInt64], from: Int), build, neither }
+        enum Found { case bits([UInt64]), extend([UInt64], from: Int), built(SpareCore.Job<[UInt64]>, covering: Int), build, neither }
+        let threshold = FilterMaps.usesBeforeBuilding(entries: snap.entryCount)
         let found: Found = filterMaps.withLock { cache in
             var k = cache.kinds[kind] ?? FilterMaps.Kind(version: snap.version, generation: snap.generation)
             if k.generation != snap.generation {
@@ -307,16 +309,30 @@ extension Engine {
             }
             k.version = max(k.version, snap.version)
             cache.kinds[kind] = k
-            var entry = k.maps[signature] ?? (0, nil, 0)
+            var entry = k.maps[signature] ?? (0, nil, 0, nil)
             if let bits = entry.bits {
                 if entry.covered >= snap.entryCount { return .bits(bits) }
                 return .extend(bits, from: entry.covered)
             }
-            if entry.uses == 0 && k.maps.count >= FilterMaps.maximumCounted { k.maps = k.maps.filter { $0.value.bits != nil } }
+            if entry.uses == 0 && k.maps.count >= FilterMaps.maximumCounted {
+                k.maps = k.maps.filter { $0.value.bits != nil || $0.value.building != nil }
+            }
             entry.uses += 1
-            k.maps[signature] = entry
-            cache.kinds[kind] = k
-            return entry.uses == FilterMaps.usesBeforeBuilding(entries: snap.entryCount) ? .build : .neither
+            defer { k.maps[signature] = entry; cache.kinds[kind] = k }
+            if let job = entry.building {
+                // Taken once the spare core has built it; waited for (or built here) if it
+                // has not by twice the uses that started it.
+                if job.isFinished || entry.uses >= 2 * threshold { return .built(job, covering: entry.covered) }
+                return .neither
+            }
+            guard entry.uses == threshold else { return .neither }
+            guard SpareCore.hasHelper, entry.covered == 0 else { return .build }
+            // A million entries take ~100 ms: built on the spare core while queries go on
+            // testing records.
+            let n = snap.entryCount
+            entry.building = SpareCore.post(expectedNanoseconds: 200 * n) { Engine.bitmap(of: filter, snap, from: 0, extending: []) }
+            entry.covered = n
+            return .neither
         }
         var bits: [UInt64], from: Int
         switch found {
@@ -324,13 +340,9 @@ extension Engine {
         case .neither: return nil
         case .build: (bits, from) = ([], 0)
         case .extend(let b, let f): (bits, from) = (b, f)
+        case .built(let job, let covered): (bits, from) = (job.result(), covered)
         }
-        // Every entry from `from` on, live or not: a bit records what the entry's record is,
-        // which no write changes, so readers of older snapshots may use it too.
-        bits += [UInt64](repeating: 0, count: max(0, (snap.entryCount + 63) >> 6 - bits.count))
-        for i in from..<snap.entryCount where filter.matches(Engine.record(snap.entry(EntryRef(index: Int32(i))))) {
-            bits[i >> 6] |= 1 << UInt64(i & 63)
-        }
+        bits = Engine.bitmap(of: filter, snap, from: from, extending: bits)
         filterMaps.withLock { cache in
             guard var k = cache.kinds[kind], k.generation == snap.generation else { return }
             k.version = max(k.version, snap.version)
@@ -342,9 +354,21 @@ extension Engine {
             } else {
                 cache.bytes -= held
             }
-            k.maps[signature] = (FilterMaps.usesBeforeBuilding(entries: snap.entryCount), bits, snap.entryCount)
+            k.maps[signature] = (threshold, bits, snap.entryCount, nil)
             cache.kinds[kind] = k
             cache.bytes += 8 * bits.count
+        }
+        return bits
+    }
+
+    /// `bits` (a filter's bitmap of the entries before `from`) with the bits of every entry
+    /// from `from` to `snap`'s last, live or not: a bit records what the entry's record is,
+    /// which no write changes, so readers of older snapshots may use it too.
+    static func bitmap(of filter: RecordFilter, _ snap: PointSet.Snapshot, from: Int, extending bits: [UInt64]) -> [UInt64] {
+        var bits = bits
+        bits += [UInt64](repeating: 0, count: max(0, (snap.entryCount + 63) >> 6 - bits.count))
+        for i in from..<snap.entryCount where filter.matches(Engine.record(snap.entry(EntryRef(index: Int32(i))))) {
+            bits[i >> 6] |= 1 << UInt64(i & 63)
         }
         return bits
     }
