@@ -42,11 +42,14 @@ public enum SpareCore {
 
     /// Posts `work` for the helper and returns its handle; ``Job/result()`` gives the answer.
     ///
-    /// - Parameter expectedNanoseconds: about how long `work` takes on a free core; a caller
-    ///   waits for the helper at most this long before running the job itself.
-    public static func post<T: Sendable>(expectedNanoseconds: Int, _ work: @escaping @Sendable () -> T) -> Job<T> {
+    /// - Parameters:
+    ///   - expectedNanoseconds: about how long `work` takes on a free core; a caller waits
+    ///     for the helper at most this long before running the job itself.
+    ///   - ahead: queue it before the jobs already waiting (a job whose caller will need
+    ///     its answer soon, behind long ones whose callers can go on without theirs).
+    public static func post<T: Sendable>(expectedNanoseconds: Int, ahead: Bool = false, _ work: @escaping @Sendable () -> T) -> Job<T> {
         let job = Job(patience: UInt64(max(expectedNanoseconds, 0)), work)
-        if hasHelper { Helper.shared.enqueue(job) }
+        if hasHelper { Helper.shared.enqueue([job], ahead: ahead) }
         return job
     }
 
@@ -154,9 +157,10 @@ public enum SpareCore {
         /// with its caller, which runs it in ``Job/result()``.
         func enqueue(_ job: any Runnable) { enqueue([job]) }
 
-        /// Queues `jobs` in order, all or none: none when the lock is held (see above).
-        func enqueue(_ jobs: [any Runnable]) {
-            guard queue.withLockIfAvailable({ $0.append(contentsOf: jobs) }) != nil else { return }
+        /// Queues `jobs` in order, all or none: none when the lock is held (see above);
+        /// before the jobs waiting when `ahead`.
+        func enqueue(_ jobs: [any Runnable], ahead: Bool = false) {
+            guard queue.withLockIfAvailable({ ahead ? $0.insert(contentsOf: jobs, at: 0) : $0.append(contentsOf: jobs) }) != nil else { return }
             pending.add(jobs.count, ordering: .sequentiallyConsistent)
             if sleeping.exchange(false, ordering: .sequentiallyConsistent) { wake.signal() }
         }

@@ -91,7 +91,7 @@ struct PostingDelta: Sendable {
 /// O(entries carried). A fold (tens of milliseconds at a million records) is posted to a
 /// ``SpareCore`` at half the limit with the changes so far (``folding``), and the changes
 /// from then on start fresh deltas; once the fold is done, its base replaces this one
-/// under those deltas, so no record is read again. Only if it is not done by the limit
+/// under those deltas, so no record is read again. Only if it is not done by twice the limit
 /// does a query wait for it or fold itself. After a compaction renumbers the entries, the lists are built again
 /// from every live record.
 final class PostingLists: Sendable, SnapshotStamped {
@@ -196,16 +196,21 @@ final class PostingLists: Sendable, SnapshotStamped {
             recent.entries += 1
         }
         let carried = folding.entries + older.entries + recent.entries, limit = Self.carryLimit(baseCovered)
-        if carried > limit {
-            // The spare core's fold, waited for or run here, with the changes since; else
-            // fold here.
-            if let fold = pendingFold { return adopting(fold.result(), older: older, recent: recent, at: snap) }
+        if let fold = pendingFold {
+            // The spare core's fold is taken once done. Its helper runs one job at a time, at
+            // idle priority, so it may be late (behind a bitmap's build, or without a core
+            // while both are busy): the changes are carried on to twice the limit, and only
+            // then is the fold waited for, or run here.
+            if carried > 2 * limit { return adopting(fold.result(), older: older, recent: recent, at: snap) }
+        } else if carried > limit {
             return PostingLists(folding: base, folding.merged(with: older).merged(with: recent), at: snap)
         }
         if pendingFold == nil, 2 * carried > limit, SpareCore.hasHelper {
             // The changes so far go to the fold; those from here on to fresh deltas.
             let (base, changes) = (self.base, older.merged(with: recent))
-            let fold = SpareCore.post(expectedNanoseconds: 20 * baseCovered) { PostingLists(folding: base, changes, at: snap) }
+            // Ahead of other jobs (a filter's bitmap build, ~100 ms at a million records, can
+            // wait; a fold not done by twice the carry limit is run by a query).
+            let fold = SpareCore.post(expectedNanoseconds: 20 * baseCovered, ahead: true) { PostingLists(folding: base, changes, at: snap) }
             return PostingLists(self, snap, folding: changes, older: PostingDelta(), recent: PostingDelta(), pendingFold: fold)
         }
         if recent.entries > Self.recentLimit {

@@ -78,6 +78,31 @@ import Testing
         Issue.record("the helper never took a job in 60 s")
     }
 
+    /// A job posted ahead runs before the jobs already waiting.
+    @Test func aJobPostedAheadRunsBeforeThoseWaiting() throws {
+        try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
+        let release = DispatchSemaphore(value: 0)
+        let order = Mutex<[String]>([])
+        for _ in 0..<60 {
+            let blocker = SpareCore.post(expectedNanoseconds: 60_000_000_000) { () -> Int in
+                if SpareCore.isHelperThread { release.wait() }
+                return 0
+            }
+            var naps = 0
+            while !blocker.takenByHelper && naps < 100 { usleep(10_000); naps += 1 }
+            guard blocker.takenByHelper else { _ = blocker.result(); continue }
+            let later = SpareCore.post(expectedNanoseconds: 60_000_000_000) { order.withLock { $0.append("later") }; return 1 }
+            let ahead = SpareCore.post(expectedNanoseconds: 60_000_000_000, ahead: true) { order.withLock { $0.append("ahead") }; return 2 }
+            release.signal()
+            naps = 0
+            while !(later.isFinished && ahead.isFinished) && naps < 6_000 { usleep(10_000); naps += 1 }
+            #expect(order.withLock { $0 } == ["ahead", "later"])
+            #expect(later.result() == 1 && ahead.result() == 2)
+            return
+        }
+        Issue.record("the helper never took a job in 60 s")
+    }
+
     /// Where a probe was freed: 0 not yet, 1 on the helper, 2 elsewhere.
     static let freedWhere = Atomic<Int>(0)
     final class Probe: Sendable {
