@@ -67,10 +67,11 @@ public enum SpareCore {
     /// Hands the last reference to `object` to the helper, so that its deinit (and all it
     /// frees: a big structure's thousands of buffers take milliseconds) runs on the idle
     /// core instead of the caller's thread. The caller must hold no other reference (pass
-    /// it with `Optional.take()`). With no helper, or when the queue's lock is busy, the
-    /// object is released here, as without this call.
-    public static func release<T: AnyObject & Sendable>(_ object: T) {
-        _ = post(expectedNanoseconds: 0) { withExtendedLifetime(object) {} }
+    /// it straight from `Optional.take()`). With no helper, or when the queue's lock is
+    /// busy, the object is released here, as without this call.
+    public static func release<T: AnyObject & Sendable>(_ object: consuming T) {
+        // Moved into the job, so that the job holds the only reference the caller gave.
+        _ = post(expectedNanoseconds: 0) { [object = consume object] in withExtendedLifetime(object) {} }
     }
 
     /// A posted side job.

@@ -63,7 +63,9 @@ extension Engine {
         postingCache.withLock { $0.keepNewest(lists, for: kind) }
         // Lists whose base a fold replaced may hold the last references to the old base's
         // shards: freeing them takes ~4 ms at a million records, so the spare core does it.
-        if let old = cached, old.baseCovered != lists.baseCovered { SpareCore.release(cached.take()!) }
+        // (Moved straight from the optional: a binding would be one more reference, perhaps
+        // the last.)
+        if let base = cached?.baseCovered, base != lists.baseCovered { SpareCore.release(cached.take()!) }
         return lists
     }
 
