@@ -131,10 +131,7 @@ final class PostingLists: Sendable, SnapshotStamped {
         baseCovered = snap.entryCount
         var lists: [String: [String: [Int32]]] = [:]
         for r in snap.allLive() {
-            let record = Engine.record(snap.entry(r))
-            for field in Self.fields {
-                for v in FilterKey.values(of: record, field: field) { lists[field, default: [:]][v, default: []].append(r.index) }
-            }
+            Self.forEachValue(of: r.index, snap) { field, v in lists[field, default: [:]][v, default: []].append(r.index) }
         }
         base = lists.mapValues { ValueLists($0) }
         folding = PostingDelta()
@@ -143,8 +140,16 @@ final class PostingLists: Sendable, SnapshotStamped {
         pendingFold = nil
     }
 
+    /// Calls `body(field, value)` for each value the entry's record holds in ``fields``.
+    private static func forEachValue(of entry: Int32, _ snap: PointSet.Snapshot, _ body: (String, String) -> Void) {
+        let record = Engine.record(snap.entry(EntryRef(index: entry)))
+        for field in fields {
+            for v in FilterKey.values(of: record, field: field) { body(field, v) }
+        }
+    }
+
     /// `old`'s base (or `folded`'s, a fold of it) with these deltas, at `snap` (or at
-    /// `old`'s snapshot).
+    /// `old`'s snapshot); a recent delta past ``recentLimit`` is merged into the older one.
     private init(_ old: PostingLists, _ snap: PointSet.Snapshot?, folded: PostingLists? = nil, folding: PostingDelta = PostingDelta(),
                  older: PostingDelta, recent: PostingDelta, pendingFold: SpareCore.Job<PostingLists>?) {
         version = snap?.version ?? old.version
@@ -154,8 +159,7 @@ final class PostingLists: Sendable, SnapshotStamped {
         baseCovered = (folded ?? old).baseCovered
         base = (folded ?? old).base
         self.folding = folding
-        self.older = older
-        self.recent = recent
+        (self.older, self.recent) = recent.entries > Self.recentLimit ? (older.merged(with: recent), PostingDelta()) : (older, recent)
         self.pendingFold = pendingFold
     }
 
@@ -182,17 +186,11 @@ final class PostingLists: Sendable, SnapshotStamped {
         if let fold = pendingFold, fold.isFinished { return adopting(fold.result(), older: older, recent: recent, at: nil).carried(to: snap) }
         var recent = self.recent
         for e in snap.entriesRemoved(since: removalPosition, below: covered) {
-            let record = Engine.record(snap.entry(EntryRef(index: e)))
-            for field in Self.fields {
-                for v in FilterKey.values(of: record, field: field) { recent.removed[field, default: [:]][v, default: 0] += 1 }
-            }
+            Self.forEachValue(of: e, snap) { field, v in recent.removed[field, default: [:]][v, default: 0] += 1 }
             recent.entries += 1
         }
         for i in covered..<snap.entryCount where snap.isLiveEntry(Int32(i)) {
-            let record = Engine.record(snap.entry(EntryRef(index: Int32(i))))
-            for field in Self.fields {
-                for v in FilterKey.values(of: record, field: field) { recent.added[field, default: [:]][v, default: []].append(Int32(i)) }
-            }
+            Self.forEachValue(of: Int32(i), snap) { field, v in recent.added[field, default: [:]][v, default: []].append(Int32(i)) }
             recent.entries += 1
         }
         let carried = folding.entries + older.entries + recent.entries, limit = Self.carryLimit(baseCovered)
@@ -213,9 +211,6 @@ final class PostingLists: Sendable, SnapshotStamped {
             let fold = SpareCore.post(expectedNanoseconds: 20 * baseCovered, ahead: true) { PostingLists(folding: base, changes, at: snap) }
             return PostingLists(self, snap, folding: changes, older: PostingDelta(), recent: PostingDelta(), pendingFold: fold)
         }
-        if recent.entries > Self.recentLimit {
-            return PostingLists(self, snap, folding: folding, older: older.merged(with: recent), recent: PostingDelta(), pendingFold: pendingFold)
-        }
         return PostingLists(self, snap, folding: folding, older: older, recent: recent, pendingFold: pendingFold)
     }
 
@@ -223,10 +218,7 @@ final class PostingLists: Sendable, SnapshotStamped {
     /// was posted at) with `older` and `recent`, the changes since, at `snap` (or at this
     /// snapshot): no record is read again.
     private func adopting(_ folded: PostingLists, older: PostingDelta, recent: PostingDelta, at snap: PointSet.Snapshot?) -> PostingLists {
-        if recent.entries > Self.recentLimit {
-            return PostingLists(self, snap, folded: folded, older: older.merged(with: recent), recent: PostingDelta(), pendingFold: nil)
-        }
-        return PostingLists(self, snap, folded: folded, older: older, recent: recent, pendingFold: nil)
+        PostingLists(self, snap, folded: folded, older: older, recent: recent, pendingFold: nil)
     }
 
     /// The lists at `snap` with nothing carried: each value's base entries then its added
