@@ -275,6 +275,8 @@ struct FilterMaps {
         /// signature → times asked, and the bitmap once built with the entries it covers; or,
         /// while the spare core builds it, its job and the entries it will cover.
         var maps: [String: (uses: Int, bits: [UInt64]?, covered: Int, building: SpareCore.Job<[UInt64]>?)] = [:]
+        /// How many of ``maps`` are in the making on the spare core.
+        var building = 0
     }
 
     var kinds: [String: Kind] = [:]
@@ -287,6 +289,11 @@ struct FilterMaps {
     /// without a bitmap start over, so a caller sending endless distinct filters holds no
     /// more than this many signatures.
     static let maximumCounted = 4096
+
+    /// Most bitmaps per kind in the making on the spare core at once. A bitmap in the making
+    /// holds its snapshot, and once built its bits until a query takes them, outside
+    /// ``maximumBytes``; a filter past its threshold waits its turn, testing records.
+    static let maximumBuilding = 2
 
     /// Times a filter is asked before its bitmap is built: a bitmap costs one filter test per
     /// entry, about what n / 256 queries spend testing their candidates.
@@ -327,13 +334,15 @@ extension Engine {
                 if job.isFinished || entry.uses >= 2 * threshold { return .built(job, covering: entry.covered) }
                 return .neither
             }
-            guard entry.uses == threshold else { return .neither }
-            guard SpareCore.hasHelper, entry.covered == 0 else { return .build }
+            guard entry.uses >= threshold else { return .neither }
+            guard SpareCore.hasHelper else { return .build }
             // A million entries take ~100 ms: built on the spare core while queries go on
             // testing records.
+            guard k.building < FilterMaps.maximumBuilding else { return .neither }
             let n = snap.entryCount
             entry.building = SpareCore.post(expectedNanoseconds: 200 * n) { Engine.bitmap(of: filter, snap, from: 0, extending: []) }
             entry.covered = n
+            k.building += 1
             return .neither
         }
         var bits: [UInt64], from: Int
@@ -350,6 +359,7 @@ extension Engine {
             k.version = max(k.version, snap.version)
             let held = 8 * (k.maps[signature]?.bits?.count ?? 0)
             if k.maps[signature]?.covered ?? 0 >= snap.entryCount && held > 0 { return }
+            if k.maps[signature]?.building != nil { k.building -= 1 }
             if cache.bytes - held + 8 * bits.count > FilterMaps.maximumBytes {
                 cache = FilterMaps()
                 k = FilterMaps.Kind(version: snap.version, generation: snap.generation)

@@ -269,6 +269,34 @@ import Testing
         #expect(snap.entryCount == 3200)
     }
 
+    /// Many filters past their threshold at once: at most `maximumBuilding` bitmaps are in
+    /// the making on the spare core (each holds its snapshot, and its bits until taken);
+    /// the others wait their turn and are built once those are taken.
+    @Test func fewBitmapsAreInTheMakingAtOnce() throws {
+        guard SpareCore.hasHelper else { return }   // one core: every bitmap is built inline
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        try e.upsert(Sample.raw["dog"]!.prefix(3000).map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        let filters = try (0..<6).map { i in
+            try RecordFilter.parse(Sample.json(#"{"weight_kg": {"min": \#(i + 1)}}"#), kind: "dog", today: Sample.today)
+        }
+        func query(_ f: RecordFilter) throws { _ = try e.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 52.2, lon: 21.0), k: 5, filter: f)) }
+        func inMaking() -> Int { e.filterMaps.withLock { c in c.kinds["dog"]?.maps.values.filter { $0.building != nil }.count ?? 0 } }
+        func built() -> Int { e.filterMaps.withLock { c in c.kinds["dog"]?.maps.values.filter { $0.bits != nil }.count ?? 0 } }
+        let uses = FilterMaps.usesBeforeBuilding(entries: 3000)
+        for f in filters { for _ in 0..<uses { try query(f) } }
+        #expect(inMaking() <= FilterMaps.maximumBuilding)
+        #expect(e.filterMaps.withLock { $0.kinds["dog"]?.building } == inMaking())
+        // Queried on, every filter gets its bitmap (those waiting start once others are taken).
+        let deadline = Date().addingTimeInterval(60)
+        while built() < filters.count && Date() < deadline {
+            for f in filters { try query(f) }
+            #expect(inMaking() <= FilterMaps.maximumBuilding)
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        #expect(built() == filters.count && inMaking() == 0)
+        #expect(e.filterMaps.withLock { $0.kinds["dog"]?.building } == 0)
+    }
+
     /// Endless distinct filters at one snapshot: the counts kept for them stay bounded.
     @Test func distinctFiltersDoNotGrowTheCacheWithoutBound() throws {
         let e = Engine(catalog: Sample.catalog, privacy: .exact)
