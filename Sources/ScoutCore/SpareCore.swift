@@ -36,6 +36,12 @@ public enum SpareCore {
     /// idle priority, so only on a core nothing else wants).
     public static let spinWindow: UInt64 = 500_000
 
+    /// Most jobs the helper's queue holds; past it a job stays with its caller. A job its
+    /// caller ran itself stays queued (holding what it captured) until the helper reaches
+    /// it, and at idle priority the helper may not run for as long as the machine is busy:
+    /// without a bound, a busy worker's queue would grow with every polygon it is sent.
+    public static let maximumQueued = 64
+
     /// Whether a helper thread exists: more than one processor is online. (With one, every
     /// job runs on its caller.)
     public static let hasHelper = ProcessInfo.processInfo.activeProcessorCount > 1
@@ -158,10 +164,15 @@ public enum SpareCore {
         /// with its caller, which runs it in ``Job/result()``.
         func enqueue(_ job: any Runnable) { enqueue([job]) }
 
-        /// Queues `jobs` in order, all or none: none when the lock is held (see above);
-        /// before the jobs waiting when `ahead`.
+        /// Queues `jobs` in order, all or none: none when the lock is held (see above) or the
+        /// queue would pass ``SpareCore/maximumQueued``; before the jobs waiting when `ahead`.
         func enqueue(_ jobs: [any Runnable], ahead: Bool = false) {
-            guard queue.withLockIfAvailable({ ahead ? $0.insert(contentsOf: jobs, at: 0) : $0.append(contentsOf: jobs) }) != nil else { return }
+            let queued = queue.withLockIfAvailable { q -> Bool in
+                guard q.count + jobs.count <= SpareCore.maximumQueued else { return false }
+                if ahead { q.insert(contentsOf: jobs, at: 0) } else { q.append(contentsOf: jobs) }
+                return true
+            }
+            guard queued == true else { return }
             pending.add(jobs.count, ordering: .sequentiallyConsistent)
             if sleeping.exchange(false, ordering: .sequentiallyConsistent) { wake.signal() }
         }
