@@ -78,55 +78,49 @@ import Testing
         Issue.record("the helper never took a job in 60 s")
     }
 
+    /// Runs `body` while a blocking job holds the helper (posted until the helper takes one,
+    /// up to 60 tries: other suites may keep it busy); `body` lets it go with `release`.
+    static func whileTheHelperIsHeld(_ body: (_ release: () -> Void) throws -> Void) throws {
+        let release = DispatchSemaphore(value: 0)
+        let blocker = try #require(postUntilTaken {
+            SpareCore.post(expectedNanoseconds: 60_000_000_000) { () -> Int in
+                if SpareCore.isHelperThread { release.wait() }
+                return 0
+            }
+        }, "the helper never took a job in 60 s")
+        defer { release.signal(); _ = blocker.result() }
+        try body { release.signal() }
+    }
+
     /// The helper's queue is bounded: with the helper held, jobs past `maximumQueued` stay
     /// with their callers (who run them when they ask), the queued ones run on the helper.
     @Test func theQueueIsBounded() throws {
         try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
-        let release = DispatchSemaphore(value: 0)
-        for _ in 0..<60 {
-            let blocker = SpareCore.post(expectedNanoseconds: 60_000_000_000) { () -> Int in
-                if SpareCore.isHelperThread { release.wait() }
-                return 0
-            }
-            var naps = 0
-            while !blocker.takenByHelper && naps < 100 { usleep(10_000); naps += 1 }
-            guard blocker.takenByHelper else { _ = blocker.result(); continue }
+        try Self.whileTheHelperIsHeld { release in
             let jobs = (0..<(SpareCore.maximumQueued + 40)).map { i in SpareCore.post(expectedNanoseconds: 60_000_000_000) { i } }
-            release.signal()
-            naps = 0
+            release()
+            var naps = 0
             while jobs.filter(\.isFinished).count < SpareCore.maximumQueued && naps < 200 { usleep(10_000); naps += 1 }
             usleep(50_000)
             let onHelper = jobs.filter(\.isFinished).count
             #expect(onHelper > 0 && onHelper <= SpareCore.maximumQueued, "\(onHelper) of \(jobs.count) ran on the helper")
             for (i, job) in jobs.enumerated() { #expect(job.result() == i) }
-            return
         }
-        Issue.record("the helper never took a job in 60 s")
     }
 
     /// A job posted ahead runs before the jobs already waiting.
     @Test func aJobPostedAheadRunsBeforeThoseWaiting() throws {
         try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
-        let release = DispatchSemaphore(value: 0)
         let order = Mutex<[String]>([])
-        for _ in 0..<60 {
-            let blocker = SpareCore.post(expectedNanoseconds: 60_000_000_000) { () -> Int in
-                if SpareCore.isHelperThread { release.wait() }
-                return 0
-            }
-            var naps = 0
-            while !blocker.takenByHelper && naps < 100 { usleep(10_000); naps += 1 }
-            guard blocker.takenByHelper else { _ = blocker.result(); continue }
+        try Self.whileTheHelperIsHeld { release in
             let later = SpareCore.post(expectedNanoseconds: 60_000_000_000) { order.withLock { $0.append("later") }; return 1 }
             let ahead = SpareCore.post(expectedNanoseconds: 60_000_000_000, ahead: true) { order.withLock { $0.append("ahead") }; return 2 }
-            release.signal()
-            naps = 0
+            release()
+            var naps = 0
             while !(later.isFinished && ahead.isFinished) && naps < 6_000 { usleep(10_000); naps += 1 }
             #expect(order.withLock { $0 } == ["ahead", "later"])
             #expect(later.result() == 1 && ahead.result() == 2)
-            return
         }
-        Issue.record("the helper never took a job in 60 s")
     }
 
     /// Where a probe was freed: 0 not yet, 1 on the helper, 2 elsewhere.
