@@ -1,3 +1,4 @@
+import CIntrinsics
 import Foundation
 import ScoutCore
 
@@ -111,11 +112,12 @@ public struct RadiusTest: Sendable {
     public let radius: Double
     /// The boxes (one, or two across the antimeridian) that hold the whole disc.
     ///
-    /// Computed on each use, so that the test itself holds no reference and copies of it
-    /// (one per visitor of a tree walk) cost no reference counting.
-    public var boxes: [GeoBox] { SphericalCap(center: center, radius: radius).boxes }
-    /// ``boxes`` without an array (see ``SphericalCap/boxPair``).
-    public var boxPair: (GeoBox, GeoBox?) { SphericalCap(center: center, radius: radius).boxPair }
+    /// Made on each use from ``boxPair``, so that the test itself holds no reference and
+    /// copies of it (one per visitor of a tree walk) cost no reference counting.
+    public var boxes: [GeoBox] { boxPair.1.map { [boxPair.0, $0] } ?? [boxPair.0] }
+    /// ``boxes`` without an array (``SphericalCap/boxPair``, computed with the test from the
+    /// same sines and cosines).
+    public let boxPair: (GeoBox, GeoBox?)
     @usableFromInline let flat: Bool
     @usableFromInline let kyLo: Double, kyHi: Double, kxLo: Double, kxHi: Double
     /// Squares of `radius ± 1 µm`: the flat bounds decide only points at least 1 µm from
@@ -133,13 +135,24 @@ public struct RadiusTest: Sendable {
         let cap = SphericalCap(center: center, radius: radius)
         let rad = Double.pi / 180
         let band = cap.latitudeBand
+        // One sine and cosine of the centre's latitude, and of the cap's angle (a short
+        // series for the angles of the flat metric): the boxes and, by angle addition, the
+        // band's edges need no other trigonometry.
+        var sinLat = 0.0, cosLat = 0.0
+        scout_sincos(center.lat * .pi / 180, &sinLat, &cosLat)
+        let (sinAngle, cosAngle) = RadiusTest.sineAndCosine(cap.angle)
+        boxPair = cap.boxPair(sinAngle: sinAngle, cosLatitude: cosLat)
         if radius <= 200_000, band.upperBound < 89.5, band.lowerBound > -89.5 {
-            let lo = band.lowerBound * rad, hi = band.upperBound * rad
-            let absMin = (lo <= 0 && hi >= 0) ? 0 : min(abs(lo), abs(hi))
-            let absMax = max(abs(lo), abs(hi))
+            // The sines and cosines of the band's edges, φ ∓ angle (to a few units in the
+            // last place of the edges' own, which the slack below covers many times over).
+            let south = (sin: sinLat * cosAngle - cosLat * sinAngle, cos: cosLat * cosAngle + sinLat * sinAngle)
+            let north = (sin: sinLat * cosAngle + cosLat * sinAngle, cos: cosLat * cosAngle - sinLat * sinAngle)
+            let southNearer = abs(band.lowerBound) < abs(band.upperBound)
+            let nearest = (band.lowerBound <= 0 && band.upperBound >= 0) ? (sin: 0.0, cos: 1.0) : (southNearer ? south : north)
+            let farthest = southNearer ? north : south
             // M grows and N·cos φ shrinks with |φ|.
-            let (mMin, cMax) = WGS84.curvatureRadii(latitudeRadians: absMin)
-            let (mMax, cMin) = WGS84.curvatureRadii(latitudeRadians: absMax)
+            let (mMin, cMax) = WGS84.curvatureRadii(sinLatitude: abs(nearest.sin), cosLatitude: nearest.cos)
+            let (mMax, cMin) = WGS84.curvatureRadii(sinLatitude: abs(farthest.sin), cosLatitude: farthest.cos)
             let slack = 1e-9
             kyLo = mMin * rad * (1 - slack); kyHi = mMax * rad * (1 + slack)
             kxLo = cMin * rad * (1 - slack); kxHi = cMax * rad * (1 + slack)
@@ -148,6 +161,21 @@ public struct RadiusTest: Sendable {
             kyLo = 0; kyHi = 0; kxLo = 0; kxHi = 0
             flat = false
         }
+    }
+
+    /// `sin(x)` and `cos(x)`; for `|x| ≤ 0.05` (the flat metric's angles, up to ~320 km) from
+    /// their Taylor series to the x⁹ and x¹⁰ terms, whose remainders are below 1e-18 there.
+    @usableFromInline
+    static func sineAndCosine(_ x: Double) -> (sin: Double, cos: Double) {
+        if abs(x) > 0.05 {
+            var s = 0.0, c = 0.0
+            scout_sincos(x, &s, &c)
+            return (s, c)
+        }
+        let x2 = x * x
+        let s = x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42 * (1 - x2 / 72))))
+        let c = 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30 * (1 - x2 / 56 * (1 - x2 / 90))))
+        return (s, c)
     }
 
     /// Cheap lower and upper bounds of the geodesic distance from the centre to a point

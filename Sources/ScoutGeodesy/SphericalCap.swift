@@ -34,6 +34,12 @@ public struct SphericalCap: Sendable {
     /// ``boxes`` without an array: the first box, and the second when the cap crosses the
     /// antimeridian (for per-query paths that should not allocate).
     public var boxPair: (GeoBox, GeoBox?) {
+        boxPair(sinAngle: sin(angle), cosLatitude: cos(center.lat * .pi / 180))
+    }
+
+    /// ``boxPair`` from the sine of ``angle`` and the cosine of the centre's latitude (for
+    /// a caller that has them already), each to within a few units in the last place.
+    public func boxPair(sinAngle: Double, cosLatitude: Double) -> (GeoBox, GeoBox?) {
         if angle >= .pi { return (GeoBox(west: -180, south: -90, east: 180, north: 90), nil) }
         let band = latitudeBand
         let phi = center.lat * .pi / 180
@@ -41,7 +47,7 @@ public struct SphericalCap: Sendable {
         if phi + angle >= .pi / 2 || phi - angle <= -.pi / 2 {
             return (GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound), nil)
         }
-        let ratio = sin(angle) / cos(phi)
+        let ratio = sinAngle / cosLatitude
         if ratio >= 1 { return (GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound), nil) }
         let dLon = asin(ratio) * 180 / .pi * (1 + 1e-12) + 1e-12
         if dLon >= 180 { return (GeoBox(west: -180, south: band.lowerBound, east: 180, north: band.upperBound), nil) }

@@ -43,6 +43,12 @@ public enum WGS84 {
     public static func curvatureRadii(latitudeRadians phi: Double) -> (meridian: Double, parallel: Double) {
         var s = 0.0, c = 0.0
         scout_sincos(phi, &s, &c)
+        return curvatureRadii(sinLatitude: s, cosLatitude: c)
+    }
+
+    /// ``curvatureRadii(latitudeRadians:)`` from the latitude's sine and cosine.
+    @inlinable
+    public static func curvatureRadii(sinLatitude s: Double, cosLatitude c: Double) -> (meridian: Double, parallel: Double) {
         let w = 1 - e2 * s * s
         return (a * (1 - e2) / (w * w.squareRoot()), a / w.squareRoot() * c)
     }

@@ -15,15 +15,6 @@ extension PointSet {
     }
 }
 
-extension PackedTree {
-    /// A tree over arrays taken as already in tree order, unchecked (for tests of the checks).
-    init(treeOrderEntries entries: [Int32], coords: [Double]) {
-        self.entries = entries
-        self.coords = coords
-        (nodes, middleStart) = PackedTree.nodes(of: coords)
-    }
-}
-
 #if SCOUT_INTERNAL_CHECKS
 
 extension PointSet {

@@ -12,8 +12,11 @@ import ScoutCore
 /// ``nodeSize`` points. Memory: 20 bytes a point, plus 16 bytes an inner node (its middle
 /// point) and 32 bytes a node (its points' box): 2.5–5 bytes a point more.
 ///
+/// Immutable; a class, not a struct, so that a walk over a snapshot's level retains one
+/// object rather than each of the tree's three arrays.
+///
 /// - Complexity: build O(n log n); a box query O(√n + k); no allocation per query.
-public struct PackedTree: Sendable {
+public final class PackedTree: Sendable {
     /// Points per leaf.
     public static let nodeSize = 32
 
@@ -82,6 +85,14 @@ public struct PackedTree: Sendable {
         nodes = tree.nodes
         middleStart = tree.middleStart
         entries = tree.entries.map { $0 + delta }
+    }
+
+    /// A tree over arrays taken as already in tree order, unchecked (for exports that
+    /// carry a tree's order, and for tests of the checks).
+    init(treeOrderEntries entries: [Int32], coords: [Double]) {
+        self.entries = entries
+        self.coords = coords
+        (nodes, middleStart) = PackedTree.nodes(of: coords)
     }
 
     /// ``nodes`` and ``middleStart`` for the points `coords` (in tree order).

@@ -71,8 +71,7 @@ extension PointSet.Snapshot {
             let (b, second) = test.boxPair
             visitLive(west: b.west, south: b.south, east: b.east, north: b.north, &members)
             if let c = second { visitLive(west: c.west, south: c.south, east: c.east, north: c.north, &members) }
-            members.release()
-            return members.out
+            return members.finish()
         }
     }
 
@@ -206,8 +205,9 @@ extension BoundedRef: DiscMember {
 
 /// Collects the members of a disc: whole nodes the disc certainly holds, and the
 /// candidates ``RadiusTest/contains(lat:lon:)`` accepts. Members are held in a fixed buffer
-/// (on the caller's stack) and moved to ``out`` a buffer at a time, so that adding one is a
-/// store, not an array append (with its uniqueness and capacity checks).
+/// (on the caller's stack), so that adding one is a store, not an array append (with its
+/// uniqueness and capacity checks), and the answer is allocated once, at its size, when
+/// it fits the buffer; larger answers move to ``out`` a buffer at a time.
 private struct DiscMembers<Member: DiscMember>: PointVisitor {
     /// Members the buffer holds: 1 KiB of them, what Swift puts on the stack unasked.
     static var held: Int { max(8, 1024 / MemoryLayout<Member>.stride) }
@@ -216,6 +216,7 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
     /// The buffer, of ``held`` members, the first `count` initialized.
     let buffer: UnsafeMutablePointer<Member>
     var count = 0
+    /// Members moved out of a full buffer.
     var out: [Member] = []
 
     init(test: RadiusTest, filter: ((EntryRef) -> Bool)?, held buffer: UnsafeMutablePointer<Member>) {
@@ -230,6 +231,22 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
         out.append(contentsOf: UnsafeBufferPointer(start: buffer, count: count))
         buffer.deinitialize(count: count)
         count = 0
+    }
+
+    /// Every member: the buffer's alone in one allocation of their number, when none
+    /// was moved out before.
+    mutating func finish() -> [Member] {
+        if !out.isEmpty {
+            release()
+            return out
+        }
+        let n = count
+        if n == 0 { return [] }
+        count = 0
+        return [Member](unsafeUninitializedCapacity: n) { all, initialized in
+            all.baseAddress!.moveInitialize(from: buffer, count: n)
+            initialized = n
+        }
     }
 
     @inline(__always) func accepts(west: Double, south: Double, east: Double, north: Double) -> Bool {
@@ -249,8 +266,15 @@ private struct DiscMembers<Member: DiscMember>: PointVisitor {
     /// Bare entries, unfiltered, are copied at once (`EntryRef` is its `Int32`).
     mutating func members(_ entries: UnsafeBufferPointer<Int32>, coordinates: UnsafeBufferPointer<Double>) {
         if filter == nil, Member.self == EntryRef.self {
-            release()
-            entries.withMemoryRebound(to: Member.self) { out.append(contentsOf: $0) }
+            if count + entries.count > Self.held { release() }
+            entries.withMemoryRebound(to: Member.self) { refs in
+                if refs.count > Self.held {
+                    out.append(contentsOf: refs)
+                } else {
+                    (buffer + count).initialize(from: refs.baseAddress!, count: refs.count)
+                    count += refs.count
+                }
+            }
             return
         }
         eachMember(entries, coordinates: coordinates)

@@ -1,7 +1,7 @@
 import Foundation
 import PropertyBased
 import ScoutCore
-import ScoutGeodesy
+@testable import ScoutGeodesy
 import ScoutTestSupport
 import Synchronization
 import Testing
@@ -200,6 +200,23 @@ extension RadiusTestTests {
             #expect(log.isEmpty, "\(log.summary)")
         }
         #expect(covered.load(ordering: .relaxed) > 500, "only \(covered.load(ordering: .relaxed)) boxes were covered: the check is nearly vacuous")
+    }
+}
+
+extension RadiusTestTests {
+    /// The test's setup takes the sine and cosine of small angles from their series: they
+    /// must agree with the C library's to a unit in the last place (the boxes' margins and
+    /// the flat metric's slack are set for that), up to the series' limit and past it.
+    @Test func smallAnglesSinesAndCosinesMatchTheLibrary() {
+        var rng = SplitMix64(seed: 15)
+        var angles: [Double] = [0, 1e-300, 1e-12, 6e-4, 0.0314, 0.05, 0.0500001, 0.1, 1, 3]
+        for _ in 0..<10_000 { angles.append(rng.uniform(-0.06, 0.06)) }
+        for x in angles + angles.map({ -$0 }) {
+            let (s, c) = RadiusTest.sineAndCosine(x)
+            let ds = abs(s - sin(x)) / max(sin(x).magnitude.ulp, Double.leastNormalMagnitude)
+            let dc = abs(c - cos(x)) / cos(x).ulp
+            #expect(ds <= 1 && dc <= 1, "sineAndCosine(\(x)) = (\(s), \(c)), library (\(sin(x)), \(cos(x)))")
+        }
     }
 }
 
