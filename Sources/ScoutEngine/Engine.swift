@@ -35,6 +35,10 @@ public final class Engine: Sendable {
     let storeSequence = Atomic<UInt64>(0)
     /// Per kind: the posting lists of the newest snapshot asked for, carried from one snapshot to the next (``PostingLists``).
     let postingCache = Mutex<[String: PostingLists]>([:])
+    /// Per kind: posting lists being built on the spare core after a load or a restore
+    /// (``prepareFilters(kind:)``), for the first filtered query to take, with the snapshot
+    /// they are built from (until the build takes it; the job holds it weakly).
+    let postingBuilds = Mutex<[String: (job: SpareCore.Job<PostingLists?>, source: TakenOnce<PointSet.Snapshot>)]>([:])
     /// Per kind: bitmaps of the entries that often-asked filters select (``FilterMaps``).
     let filterMaps = Mutex(FilterMaps())
     /// Packed trees of the records rare categorical conditions allow, per kind and snapshot.
@@ -261,7 +265,10 @@ public final class Engine: Sendable {
         if let kind { try PointRecord.validateKind(kind, path: "kind") }
         let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes)
         try upsert(records)
-        for k in Set(records.filter { $0.point != nil }.map(\.kind)) { pointSet(kind: k)?.pack() }
+        for k in Set(records.filter { $0.point != nil }.map(\.kind)) {
+            pointSet(kind: k)?.pack()
+            prepareFilters(kind: k)
+        }
         return records.count
     }
 
@@ -307,6 +314,7 @@ public final class Engine: Sendable {
         sets.withLock { $0 = contents.sets }
         placelessSets.withLock { $0 = contents.placeless }
         snapshotReference.withLock { $0 = contents.reference }
+        for kind in contents.sets.keys.sorted() { prepareFilters(kind: kind) }
     }
 
     // MARK: Reading

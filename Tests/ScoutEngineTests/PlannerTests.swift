@@ -488,6 +488,66 @@ import Testing
         }
     }
 
+    /// A restored kind's posting lists are built on the spare core, not by its first
+    /// filtered query, and that query takes them carried to the writes made since; a
+    /// kind too small for it, and an engine filled by upserts, start no build.
+    @Test func aRestoredKindsPostingListsAreBuiltBeforeItsFirstFilteredQuery() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Array(Sample.raw["dog"]!.prefix(Engine.preparedFiltersMinimum + 2_000))
+        try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        try e.upsert(Sample.raw["gym"]!.prefix(100).map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        #expect(e.postingBuilds.withLock { $0.isEmpty }, "upserts start no build")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scout-planner-tests-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try e.writeSnapshot(to: directory + "/dogs.snap")
+        let restored = try Engine(snapshot: directory + "/dogs.snap", privacy: .exact)
+        let build = try #require(restored.postingBuilds.withLock { $0["dog"]?.job }, "a build was posted for the dogs")
+        #expect(restored.postingBuilds.withLock { $0["gym"] == nil }, "100 gyms: their first filtered query builds their lists")
+        // The helper runs only on an idle core; with both kept busy by other tests the
+        // build may still be waiting, and the query below then builds the lists itself.
+        let deadline = Date().addingTimeInterval(30)
+        while SpareCore.hasHelper && !build.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        let onTime = build.isFinished
+        _ = try restored.patch(kind: "dog", record: dogs[7].id, set: [("breed", .string("Pug"))])
+        try restored.remove(kind: "dog", ids: [dogs[8].id])
+        let snap = try #require(restored.pointSet(kind: "dog")).snapshot()
+        let lists = restored.postings(kind: "dog", snap), fresh = PostingLists(snap)
+        if onTime { #expect(build.resultCameFromHelper, "the query took the helper's lists") }
+        #expect(restored.postingBuilds.withLock { $0["dog"] == nil }, "the build was taken")
+        if onTime {
+            #expect(lists.baseCovered < snap.entryCount && lists.carriedEntries == 3,
+                    "the build's lists (of the restored snapshot), carried to the patch (an entry removed, one added) and the removal")
+        }
+        for (field, byValue) in fresh.base {
+            for v in byValue.keys {
+                let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
+                #expect(lists.count(key, snap) == fresh.count(key, snap), "\(field)=\(v)")
+                #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)")
+            }
+        }
+        let pug = try RecordFilter.parse(Sample.json(#"{"breed": "Pug"}"#), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
+        let pugs = try restored.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 52.23, lon: 21.01), k: 3, filter: pug))
+        #expect(pugs.plan?.candidates == fresh.count(try #require(pug.keys.first), snap), "the query's plan counted from the lists")
+    }
+
+    /// A build whose engine is gone before it runs builds nothing (it sees its snapshot
+    /// through a weak reference): here the helper's queue is held while the engine is
+    /// restored, so the build stays with its caller and runs, unqueued, after the drop.
+    @Test func aBuildWhoseEngineIsGoneBuildsNothing() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        try e.upsert(Sample.raw["dog"]!.prefix(Engine.preparedFiltersMinimum).map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scout-planner-gone-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try e.writeSnapshot(to: directory + "/dogs.snap")
+        var restored: Engine? = SpareCore.withQueueHeld { try? Engine(snapshot: directory + "/dogs.snap", privacy: .exact) }
+        let job = try #require(restored?.postingBuilds.withLock { $0["dog"]?.job })
+        #expect(!job.takenByHelper)
+        restored = nil
+        #expect(job.result() == nil, "the dropped engine's snapshot is not built from")
+    }
+
     /// A fold's lists are taken with every change made while it ran, including those the
     /// recent delta merged into the older one meanwhile (a set of 50,000 entries, whose
     /// carry limit, 1,562, leaves room for them): no record is read again, and the lists
