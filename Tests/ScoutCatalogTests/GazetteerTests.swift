@@ -1,5 +1,7 @@
+import Foundation
 import ScoutCore
 import ScoutTestSupport
+import ScoutText
 import Testing
 @testable import ScoutCatalog
 
@@ -58,5 +60,51 @@ import Testing
         #expect(small.isEmpty)
         #expect(Self.places.places.filter { $0.country == "PL" }.count > 500)
         #expect(!Self.places.places.contains { $0.population < 15_000 && !["IE", "GB", "PL"].contains($0.country) })
+    }
+
+    /// Every name of a sample of places resolves to what a scan of all places gives (the
+    /// places carrying that folded name, most populous first, then by GeoNames id), whether
+    /// the name index was built on the spare core or, with the helper's queue held, by the
+    /// first lookup itself.
+    @Test func lookupsEqualAScanWhoeverBuiltTheIndex() throws {
+        let all = Self.places.places
+        let builtByLookup = SpareCore.withQueueHeld { Gazetteer(all) }
+        let folded = all.map { p in Set(([p.name, p.asciiName] + p.alternateNames).map(TextFolding.fold)) }
+        var checked = 0
+        for i in stride(from: 0, to: all.count, by: 211) {
+            for name in [all[i].name, all[i].asciiName] + all[i].alternateNames.prefix(1) {
+                let key = TextFolding.fold(name)
+                guard !key.isEmpty, name.utf8.count <= Gazetteer.maximumNameBytes else { continue }
+                let expected = all.indices.filter { folded[$0].contains(key) }
+                    .sorted { (all[$0].population, all[$1].geonameID) > (all[$1].population, all[$0].geonameID) }
+                    .prefix(6).map { all[$0].geonameID }
+                for g in [Self.places, builtByLookup] {
+                    let r = try g.resolve(name)
+                    #expect([r.place.geonameID] + r.alternatives.map(\.geonameID) == Array(expected), "\(name)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 300)
+    }
+
+    /// A malformed line is named by its line in the file (blank lines counted), and blank
+    /// lines are otherwise skipped.
+    @Test func aMalformedLineIsNamedByItsLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("scout-places-\(getpid()).tsv").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let header = "geonameid\tname\tasciiname\talternatenames\tcountry\tadmin1\tlat\tlon\tpopulation\ttimezone\n"
+        let good = "1\tŁódź\tLodz\tLodsch|Lodz\tPL\t74\t51.75\t19.46\t700000\tEurope/Warsaw\n"
+        try (header + good + "\n" + good.replacingOccurrences(of: "1\t", with: "2\t")).write(toFile: path, atomically: true, encoding: .utf8)
+        let g = try Gazetteer.load(path: path)
+        #expect(g.places.map(\.geonameID) == [1, 2])
+        #expect(g.places[0].alternateNames == ["Lodsch", "Lodz"])
+        #expect(try g.resolve("lodsch").alternatives.map(\.geonameID) == [2])
+        for (bad, where_) in [(good.replacingOccurrences(of: "51.75", with: "north"), "places line 4"), ("3\tX\tX\n", "places line 4"),
+                              (good.replacingOccurrences(of: "51.75", with: "95"), "places line 4.lat")] {
+            try (header + good + "\n" + bad).write(toFile: path, atomically: true, encoding: .utf8)
+            let e = #expect(throws: ScoutError.self) { try Gazetteer.load(path: path) }
+            #expect(e?.path == where_, "\(bad)")
+        }
     }
 }
