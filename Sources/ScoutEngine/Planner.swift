@@ -155,12 +155,15 @@ extension Engine {
     /// carried from an earlier snapshot's tree (reading only the entries appended since),
     /// or built now (two readers may build the same tree once each).
     func filterTree(kind: String, _ snap: PointSet.Snapshot, _ key: FilterKey, _ lists: PostingLists, count: Int) -> PointSet.Snapshot {
-        let name = key.field + "\u{0}" + key.values.sorted().joined(separator: "\u{0}")
-        let (now, earlier) = filterTrees.withLock { ($0.tree(kind: kind, snap, name), $0.earlier(kind: kind, snap, name)) }
-        if let now { return now }
+        var earlier: FilterTrees.Tree?
+        switch filterTrees.withLock({ $0.find(kind: kind, snap, key) }) {
+        case .exact(let view): return view
+        case .earlier(let tree): earlier = tree
+        case .none: earlier = nil
+        }
         let tree = earlier.flatMap { $0.carried(to: snap, added: lists.candidates(key, snap, from: $0.baseCovered), count: count) }
             ?? FilterTrees.Tree(snap, entries: lists.candidates(key, snap))
-        filterTrees.withLock { $0.keep(tree, kind: kind, name) }
+        filterTrees.withLock { $0.keep(tree, kind: kind, key) }
         return tree.view
     }
 
@@ -241,8 +244,8 @@ struct FilterTrees {
     /// One kind's trees, for one generation of entry numbers.
     struct Kind {
         var generation: Int
-        /// The key's field and values → its newest tree.
-        var trees: [String: Tree] = [:]
+        /// A key → its newest tree.
+        var trees: [FilterKey: Tree] = [:]
         /// Bytes of those trees.
         var bytes = 0
     }
@@ -259,21 +262,27 @@ struct FilterTrees {
 
     init(maximumBytes: Int = FilterTrees.defaultMaximumBytes) { self.maximumBytes = maximumBytes }
 
-    /// The tree of a key at exactly `snap`, if kept.
-    func tree(kind: String, _ snap: PointSet.Snapshot, _ name: String) -> PointSet.Snapshot? {
-        guard let t = kinds[kind]?.trees[name], t.view.generation == snap.generation, t.view.version == snap.version else { return nil }
-        return t.view
+    /// What the cache holds for a key at a snapshot: its tree at exactly that snapshot, or
+    /// one kept at an earlier snapshot of its generation (to carry to it), or neither.
+    enum Found {
+        case exact(PointSet.Snapshot)
+        case earlier(Tree)
+        case none
     }
 
-    /// The tree of a key kept at an earlier snapshot of `snap`'s generation, to carry to it.
-    func earlier(kind: String, _ snap: PointSet.Snapshot, _ name: String) -> Tree? {
-        guard let t = kinds[kind]?.trees[name], t.view.generation == snap.generation, t.view.version < snap.version else { return nil }
-        return t
+    /// The key's tree at `snap` or before it (one lookup).
+    func find(kind: String, _ snap: PointSet.Snapshot, _ key: FilterKey) -> Found {
+        guard let t = kinds[kind]?.trees[key], t.view.generation == snap.generation else { return .none }
+        if t.view.version == snap.version { return .exact(t.view) }
+        return t.view.version < snap.version ? .earlier(t) : .none
     }
+
+    /// Bytes a key's entry in the cache is counted for besides its tree: its values.
+    static func keyBytes(_ key: FilterKey) -> Int { key.values.reduce(8) { $0 + $1.utf8.count } }
 
     /// Keeps a key's tree: it replaces the key's tree of an older snapshot, and a later
     /// generation drops the kind's trees.
-    mutating func keep(_ tree: Tree, kind: String, _ name: String) {
+    mutating func keep(_ tree: Tree, kind: String, _ key: FilterKey) {
         let view = tree.view
         var k = kinds[kind] ?? Kind(generation: view.generation)
         if k.generation != view.generation {
@@ -281,20 +290,20 @@ struct FilterTrees {
             bytes -= k.bytes
             k = Kind(generation: view.generation)
         }
-        if let old = k.trees[name] {
+        if let old = k.trees[key] {
             guard view.version > old.view.version else { return }
-            let oldSize = old.view.levelBytes + name.utf8.count
+            let oldSize = old.view.levelBytes + FilterTrees.keyBytes(key)
             k.bytes -= oldSize
             bytes -= oldSize
-            k.trees[name] = nil
+            k.trees[key] = nil
         }
-        let size = view.levelBytes + name.utf8.count
+        let size = view.levelBytes + FilterTrees.keyBytes(key)
         if bytes + size > maximumBytes {
             self = FilterTrees(maximumBytes: maximumBytes)
             k = Kind(generation: view.generation)
             guard size <= maximumBytes else { return }
         }
-        k.trees[name] = tree
+        k.trees[key] = tree
         k.bytes += size
         bytes += size
         kinds[kind] = k
@@ -340,6 +349,72 @@ struct FilterMaps {
     /// Times a filter is asked before its bitmap is built: a bitmap costs one filter test per
     /// entry, about what n / 256 queries spend testing their candidates.
     static func usesBeforeBuilding(entries n: Int) -> Int { max(8, n / 256) }
+
+    /// What a query asking for a filter's bitmap is to do.
+    enum Found {
+        /// Use these bits.
+        case bits([UInt64])
+        /// Extend these bits from this entry on, then keep them.
+        case extend([UInt64], from: Int)
+        /// Take the spare core's bits (covering entries up to this one), extend and keep them.
+        case built(SpareCore.Job<[UInt64]>, covering: Int)
+        /// Build the bitmap here and keep it.
+        case build
+        /// Test records: no bitmap yet.
+        case neither
+    }
+}
+
+extension FilterMaps.Kind {
+    /// Counts a query asking for the filter of `signature` at `snap` and says what it is to
+    /// do; starts the bitmap's build on the spare core (`build`) once the filter has been
+    /// asked `threshold` times. Also returns the bytes of bitmaps dropped because a
+    /// compaction renumbered the entries.
+    mutating func ask(_ filter: RecordFilter, _ signature: String, at snap: PointSet.Snapshot,
+                      threshold: Int) -> (FilterMaps.Found, released: Int) {
+        var released = 0
+        if generation != snap.generation {
+            // A compaction renumbered the entries: the kind's bitmaps describe other entries.
+            guard snap.generation > generation else { return (.neither, 0) }
+            released = maps.values.reduce(0) { $0 + 8 * ($1.bits?.count ?? 0) }
+            self = FilterMaps.Kind(version: snap.version, generation: snap.generation)
+        }
+        if version < snap.version { version = snap.version }
+        if let entry = maps[signature], let bits = entry.bits {
+            return (entry.covered >= snap.entryCount ? .bits(bits) : .extend(bits, from: entry.covered), released)
+        }
+        if maps[signature] == nil && maps.count >= FilterMaps.maximumCounted {
+            maps = maps.filter { $0.value.bits != nil || $0.value.building != nil }
+        }
+        let building = self.building
+        let (found, started) = FilterMaps.Kind.count(&maps[signature, default: (0, nil, 0, nil)], of: filter, at: snap,
+                                                      threshold: threshold, building: building)
+        if started { self.building += 1 }
+        return (found, released)
+    }
+
+    /// One more use of a filter without a bitmap (`entry`, changed in place); whether its
+    /// build was started on the spare core.
+    private static func count(_ entry: inout (uses: Int, bits: [UInt64]?, covered: Int, building: SpareCore.Job<[UInt64]>?),
+                              of filter: RecordFilter, at snap: PointSet.Snapshot, threshold: Int,
+                              building: Int) -> (FilterMaps.Found, started: Bool) {
+        entry.uses += 1
+        if let job = entry.building {
+            // Taken once the spare core has built it; waited for (or built here) if it
+            // has not by twice the uses that started it.
+            if job.isFinished || entry.uses >= 2 * threshold { return (.built(job, covering: entry.covered), false) }
+            return (.neither, false)
+        }
+        guard entry.uses >= threshold else { return (.neither, false) }
+        guard SpareCore.hasHelper else { return (.build, false) }
+        // A million entries take ~100 ms: built on the spare core while queries go on
+        // testing records.
+        guard building < FilterMaps.maximumBuilding else { return (.neither, false) }
+        let n = snap.entryCount
+        entry.building = SpareCore.post(expectedNanoseconds: 200 * n) { Engine.bitmap(of: filter, snap, from: 0, extending: []) }
+        entry.covered = n
+        return (.neither, true)
+    }
 }
 
 extension Engine {
@@ -348,44 +423,14 @@ extension Engine {
     /// without a signature).
     func filterBitmap(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter) -> [UInt64]? {
         guard let signature = filter.signature else { return nil }
-        enum Found { case bits([UInt64]), extend([UInt64], from: Int), built(SpareCore.Job<[UInt64]>, covering: Int), build, neither }
         let threshold = FilterMaps.usesBeforeBuilding(entries: snap.entryCount)
-        let found: Found = filterMaps.withLock { cache in
-            var k = cache.kinds[kind] ?? FilterMaps.Kind(version: snap.version, generation: snap.generation)
-            if k.generation != snap.generation {
-                // A compaction renumbered the entries: the kind's bitmaps describe other entries.
-                guard snap.generation > k.generation else { return .neither }
-                cache.bytes -= k.maps.values.reduce(0) { $0 + 8 * ($1.bits?.count ?? 0) }
-                k = FilterMaps.Kind(version: snap.version, generation: snap.generation)
-            }
-            k.version = max(k.version, snap.version)
-            cache.kinds[kind] = k
-            var entry = k.maps[signature] ?? (0, nil, 0, nil)
-            if let bits = entry.bits {
-                if entry.covered >= snap.entryCount { return .bits(bits) }
-                return .extend(bits, from: entry.covered)
-            }
-            if entry.uses == 0 && k.maps.count >= FilterMaps.maximumCounted {
-                k.maps = k.maps.filter { $0.value.bits != nil || $0.value.building != nil }
-            }
-            entry.uses += 1
-            defer { k.maps[signature] = entry; cache.kinds[kind] = k }
-            if let job = entry.building {
-                // Taken once the spare core has built it; waited for (or built here) if it
-                // has not by twice the uses that started it.
-                if job.isFinished || entry.uses >= 2 * threshold { return .built(job, covering: entry.covered) }
-                return .neither
-            }
-            guard entry.uses >= threshold else { return .neither }
-            guard SpareCore.hasHelper else { return .build }
-            // A million entries take ~100 ms: built on the spare core while queries go on
-            // testing records.
-            guard k.building < FilterMaps.maximumBuilding else { return .neither }
-            let n = snap.entryCount
-            entry.building = SpareCore.post(expectedNanoseconds: 200 * n) { Engine.bitmap(of: filter, snap, from: 0, extending: []) }
-            entry.covered = n
-            k.building += 1
-            return .neither
+        let found: FilterMaps.Found = filterMaps.withLock { cache in
+            // The kind's entry is changed in place (a copy taken out and written back would
+            // copy its table of every filter counted, up to 4,096, at each query).
+            let (found, released) = cache.kinds[kind, default: FilterMaps.Kind(version: snap.version, generation: snap.generation)]
+                .ask(filter, signature, at: snap, threshold: threshold)
+            cache.bytes -= released
+            return found
         }
         var bits: [UInt64], from: Int
         switch found {
@@ -397,19 +442,22 @@ extension Engine {
         }
         bits = Engine.bitmap(of: filter, snap, from: from, extending: bits)
         filterMaps.withLock { cache in
-            guard var k = cache.kinds[kind], k.generation == snap.generation else { return }
-            k.version = max(k.version, snap.version)
-            let held = 8 * (k.maps[signature]?.bits?.count ?? 0)
-            if k.maps[signature]?.covered ?? 0 >= snap.entryCount && held > 0 { return }
-            if k.maps[signature]?.building != nil { k.building -= 1 }
+            // In place, as above.
+            // (No copy of the kind is held across the changes: it would make them copy its table.)
+            guard let kept = cache.kinds[kind].flatMap({ $0.generation == snap.generation ? ($0.version, $0.maps[signature]) : nil })
+            else { return }
+            let (version, old) = kept
+            let held = 8 * (old?.bits?.count ?? 0)
+            if old?.covered ?? 0 >= snap.entryCount && held > 0 { return }
             if cache.bytes - held + 8 * bits.count > FilterMaps.maximumBytes {
                 cache = FilterMaps()
-                k = FilterMaps.Kind(version: snap.version, generation: snap.generation)
+                cache.kinds[kind] = FilterMaps.Kind(version: snap.version, generation: snap.generation)
             } else {
                 cache.bytes -= held
+                if old?.building != nil { cache.kinds[kind]!.building -= 1 }
             }
-            k.maps[signature] = (threshold, bits, snap.entryCount, nil)
-            cache.kinds[kind] = k
+            cache.kinds[kind]!.version = max(version, snap.version)
+            cache.kinds[kind]!.maps[signature] = (threshold, bits, snap.entryCount, nil)
             cache.bytes += 8 * bits.count
         }
         return bits

@@ -121,21 +121,30 @@ import Testing
         let live = snap.allLive().map(\.index)
         let world = GeoBox(west: -180, south: -90, east: 180, north: 90)
         var trees = FilterTrees(maximumBytes: 10_000)
+        func key(_ i: Int) -> FilterKey { .dogOwner(["key\(i)"]) }
+        func exact(_ s: PointSet.Snapshot, _ k: FilterKey) -> PointSet.Snapshot? {
+            if case .exact(let view) = trees.find(kind: "x", s, k) { return view }
+            return nil
+        }
+        func earlier(_ s: PointSet.Snapshot, _ k: FilterKey) -> FilterTrees.Tree? {
+            if case .earlier(let tree) = trees.find(kind: "x", s, k) { return tree }
+            return nil
+        }
         for round in 0..<20 {
             let part = Array(live[(round * 100)..<(round * 100 + 100)])   // 100 points: 2,000 bytes
-            trees.keep(FilterTrees.Tree(snap, entries: part), kind: "x", "key\(round)")
+            trees.keep(FilterTrees.Tree(snap, entries: part), kind: "x", key(round))
             #expect(trees.bytes <= 10_000)
-            let kept = try #require(trees.tree(kind: "x", snap, "key\(round)"))
+            let kept = try #require(exact(snap, key(round)))
             let found = kept.entries(in: world, where: nil).map(\.index).sorted()
             let holdsItsEntries = found == part
             #expect(holdsItsEntries, "a restricted snapshot finds exactly its entries (\(found.count) of \(part.count))")
         }
-        #expect(trees.tree(kind: "x", snap, "key0") == nil, "the first trees gave way to later ones")
+        #expect(exact(snap, key(0)) == nil, "the first trees gave way to later ones")
         // Writes: one of key19's points moved (its old entry removed), one new point.
         try set.upsert([PointSet.Record(id: "p1900", point: GeoPoint(lat: 5, lon: 5)), PointSet.Record(id: "new", point: GeoPoint(lat: 1, lon: 1))])
         let next = set.snapshot()
-        #expect(trees.tree(kind: "x", next, "key19") == nil, "a tree answers only for its snapshot")
-        let old = try #require(trees.earlier(kind: "x", next, "key19"))
+        #expect(exact(next, key(19)) == nil, "a tree answers only for its snapshot")
+        let old = try #require(earlier(next, key(19)))
         let now = next.allLive().map(\.index).filter { ["p1900", "new"].contains(next.id(of: EntryRef(index: $0))) || live[1_901..<2_000].contains($0) }
         let carried = try #require(old.carried(to: next, added: now.filter { $0 >= 2_000 }, count: now.count))
         #expect(carried.view.entries(in: world, where: nil).map(\.index).sorted() == now)
@@ -151,15 +160,15 @@ import Testing
         #expect(added3.count == carried.added.count && added3 != carried.added)
         let again = try #require(carried.carried(to: third, added: added3, count: now3.count))
         #expect(again.view.entries(in: world, where: nil).map(\.index).sorted() == now3)
-        trees.keep(carried, kind: "x", "key19")
-        #expect(trees.tree(kind: "x", next, "key19") != nil && trees.tree(kind: "x", snap, "key19") == nil)
+        trees.keep(carried, kind: "x", key(19))
+        #expect(exact(next, key(19)) != nil && exact(snap, key(19)) == nil && earlier(snap, key(19)) == nil)
         // Half the key's entries gone: building afresh is due.
         #expect(old.carried(to: next, added: [], count: 40) == nil)
         // A compaction renumbers the entries: nothing carries, and keeping drops the kind's trees.
         set.compact()
         let renumbered = set.snapshot()
-        #expect(trees.earlier(kind: "x", renumbered, "key19") == nil)
-        trees.keep(FilterTrees.Tree(renumbered, entries: [0]), kind: "x", "key0")
+        #expect(earlier(renumbered, key(19)) == nil)
+        trees.keep(FilterTrees.Tree(renumbered, entries: [0]), kind: "x", key(0))
         #expect(trees.kinds["x"]?.trees.count == 1 && trees.bytes == trees.kinds["x"]!.bytes)
     }
 
