@@ -25,7 +25,9 @@ import Glibc
 /// - a job the helper has not taken when the caller asks for its result runs on the
 ///   caller at once;
 /// - a job the helper took but has not finished within its expected time (a helper that
-///   lost its core to other work) is run again by the caller, whose answer is used;
+///   lost its core to other work) is run again by the caller, whose answer is used; a
+///   caller waiting past ``waitSpinning`` sleeps between looks, leaving its core to the
+///   helper;
 /// - a caller never waits for the queue's lock (the helper may hold it while it has no
 ///   core): if the lock is busy, the job is not queued and stays with its caller.
 /// So a job must be a pure function of what it captured (it may run twice, at once on two
@@ -35,6 +37,12 @@ public enum SpareCore {
     /// How long the helper polls for the next job after one, in nanoseconds: 0.5 ms (at
     /// idle priority, so only on a core nothing else wants).
     public static let spinWindow: UInt64 = 500_000
+
+    /// How long a caller waiting for a job the helper is running spins, in nanoseconds:
+    /// 0.2 ms. Past it, the caller sleeps 0.1 ms between looks until the job's expected
+    /// time runs out (a short job's answer is waited for on the spot, a long job's without
+    /// taking a core from the helper).
+    public static let waitSpinning: UInt64 = 200_000
 
     /// Most jobs the helper's queue holds; past it a job stays with its caller. A job its
     /// caller ran itself stays queued (holding what it captured) until the helper reaches
@@ -104,11 +112,18 @@ public enum SpareCore {
         /// the expected time, as for the helper, then runs it too.
         public func result() -> T {
             if state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged { return work() }
-            let giveUp = SpareCore.now() &+ patience
+            let started = SpareCore.now()
+            let giveUp = started &+ patience
             var spins = 0
             while state.load(ordering: .acquiring) != 3 {
                 spins &+= 1
-                if spins & 63 == 0 && SpareCore.now() > giveUp { return work() }
+                guard spins & 63 == 0 else { continue }
+                let now = SpareCore.now()
+                if now > giveUp { return work() }
+                // A long job: past ``waitSpinning`` the caller sleeps between looks, so that
+                // its own core is free for the helper (which runs only on a core nothing
+                // else wants: a spinning caller could starve it on a busy machine).
+                if now &- started > SpareCore.waitSpinning { usleep(100) }
             }
             answeredByHelper.store(true, ordering: .relaxed)
             return value.unsafelyUnwrapped

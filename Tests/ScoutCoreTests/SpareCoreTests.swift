@@ -53,6 +53,30 @@ import Testing
         #expect(job.resultCameFromHelper)
     }
 
+    /// A caller waiting for a long job the helper runs sleeps between looks once past
+    /// `SpareCore.waitSpinning`, leaving its core to the helper: here it waits ~300 ms for
+    /// the helper's answer and spends a small part of that on its own core (spinning, as
+    /// before the sleeps, it spent all of it).
+    @Test func aCallerWaitingForALongJobLeavesItsCore() throws {
+        try #require(SpareCore.hasHelper, "one processor: every job runs on its caller")
+        let job = try #require(Self.postUntilTaken {
+            SpareCore.post(expectedNanoseconds: 60_000_000_000) { () -> Int in
+                if SpareCore.isHelperThread { usleep(300_000); return 1 }
+                return -1
+            }
+        }, "the helper never took a job in 60 s")
+        func cpu() -> Double {
+            var t = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+            return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+        }
+        let (wall0, cpu0) = (Date(), cpu())
+        #expect(job.result() == 1 && job.resultCameFromHelper)
+        let (wall, spent) = (Date().timeIntervalSince(wall0), cpu() - cpu0)
+        #expect(wall > 0.05, "the caller waited for the helper (\(wall) s)")
+        #expect(spent < wall / 3, "the caller spent \(spent) s of its core in \(wall) s of waiting")
+    }
+
     /// Two jobs posted together are queued together: while the helper runs the first, the
     /// second waits in the queue (not with its caller), and the helper runs it next.
     @Test func aPairIsQueuedTogetherAndTakenInOrder() throws {
