@@ -369,7 +369,7 @@ struct FilterMaps {
 
 extension FilterMaps.Kind {
     /// Counts a query asking for the filter of `signature` at `snap` and says what it is to
-    /// do; starts the bitmap's build on the spare core (`build`) once the filter has been
+    /// do; starts the bitmap's build on the spare core once the filter has been
     /// asked `threshold` times. Also returns the bytes of bitmaps dropped because a
     /// compaction renumbered the entries.
     mutating func ask(_ filter: RecordFilter, _ signature: String, at snap: PointSet.Snapshot,
