@@ -1,6 +1,7 @@
 import ScoutCore
 import ScoutText
 import ScoutTime
+import Synchronization
 
 /// A typed record as the catalogue knows it.
 public enum CatalogRecord: Sendable {
@@ -31,14 +32,19 @@ public struct RecordFilter: Sendable {
     private let tests: [@Sendable (CatalogRecord) -> Bool]
     /// Categorical conditions the filter implies, for query planning: a record that
     /// matches the filter has one of each key's values (folded). Empty when none is known.
-    public private(set) var keys: [FilterKey] = []
+    public let keys: [FilterKey]
     /// The filter as it was given — kind, the date ages are computed on, and its JSON —
     /// for caching what it selects; two filters with the same signature select the same
     /// records. `nil` for filters built in Swift and for filters longer than
     /// ``maximumSignatureBytes``.
-    public private(set) var signature: String?
+    public let signature: String?
     /// Longest filter JSON, in bytes, that gets a ``signature`` (longer ones are never cached).
     public static let maximumSignatureBytes = 4096
+    /// This filter's identity in the process: its copies share it, and no other filter
+    /// (another parse of the same JSON included) has it. A filter never changes once made,
+    /// so what it selects at a snapshot can be remembered by this number (the engine
+    /// remembers the plans of the filters last asked this way).
+    public let instance: UInt64
 
     /// A filter that keeps everything.
     public static let all = RecordFilter(conditions: [])
@@ -49,6 +55,7 @@ public struct RecordFilter: Sendable {
         tests = conditions
         self.keys = keys
         self.signature = signature
+        instance = filterInstances.add(1, ordering: .relaxed).newValue
     }
 
     /// True when the record passes every condition.
@@ -95,6 +102,9 @@ public struct RecordFilter: Sendable {
         }
     }
 }
+
+/// The last ``RecordFilter/instance`` handed out.
+private let filterInstances = Atomic<UInt64>(0)
 
 /// A categorical condition a filter implies, by which a query planner can find the
 /// matching records from posting lists instead of testing every record.

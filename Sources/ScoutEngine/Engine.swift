@@ -43,6 +43,8 @@ public final class Engine: Sendable {
     let filterMaps = Mutex(FilterMaps())
     /// Packed trees of the records rare categorical conditions allow, per kind and snapshot.
     let filterTrees = Mutex(FilterTrees())
+    /// The plans of the filters last asked, per filter and snapshot (``PlanMemo``).
+    let planMemo = Mutex(PlanMemo())
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
     /// Per kind: each entry's searchable texts as words of one ``TextCorpus``, by entry
@@ -370,10 +372,9 @@ public final class Engine: Sendable {
         let set = try loadedSet(kind: q.kind)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
-        let test = predicate(kind: q.kind, snap, q.filter, scores)
         var disc = false
         if case .radius = area { disc = true }
-        let planned = plan(kind: q.kind, snap, q.filter, choice: q.plan, withinDisc: disc)
+        let (planned, test) = planAndTest(kind: q.kind, snap, q.filter, scores, choice: q.plan, withinDisc: disc)
         if planned.report.plan == .empty { return SearchResult(total: 0, hits: [], nextAfter: nil, plan: planned.report) }
         let first = planned.candidates
         let report = planned.report
@@ -464,8 +465,7 @@ public final class Engine: Sendable {
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
         let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let maxDistance = q.maxDistance ?? .infinity
-        let test = predicate(kind: q.kind, snap, q.filter, scores)
-        let planned = plan(kind: q.kind, snap, q.filter, choice: q.plan)
+        let (planned, test) = planAndTest(kind: q.kind, snap, q.filter, scores, choice: q.plan)
         let found: [DistancedRef]
         switch planned.report.plan {
         case .empty: found = []
@@ -479,12 +479,13 @@ public final class Engine: Sendable {
                             nextAfter: nil, plan: planned.report)
     }
 
-    /// The test a traversal runs per candidate, or `nil` when there is none.
-    private func predicate(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: [Int32: Double]?) -> ((EntryRef) -> Bool)? {
+    /// The test a traversal runs per candidate, or `nil` when there is none: a bit of the
+    /// filter's bitmap when there is one, else the filter on the entry's record.
+    static func test(_ filter: RecordFilter, bits: [UInt64]?, _ snap: PointSet.Snapshot, _ scores: [Int32: Double]?) -> ((EntryRef) -> Bool)? {
         switch (filter.isEmpty, scores) {
         case (true, nil): return nil
         case (false, nil):
-            if let bits = filterBitmap(kind: kind, snap, filter) {
+            if let bits {
                 return { bits[Int($0.index) >> 6] & (1 << UInt64($0.index & 63)) != 0 }
             }
             return { filter.matches(Engine.record(snap.entry($0))) }

@@ -153,6 +153,30 @@ extension Engine {
         return Planned(report: report(.indexWalk))
     }
 
+    /// The plan of a filtered query and the test its traversal runs per candidate (`nil`:
+    /// none, and none for an empty plan), remembered with the filter's bitmap per filter and
+    /// snapshot (``PlanMemo``).
+    func planAndTest(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: [Int32: Double]?,
+                     choice: PlanChoice, withinDisc: Bool = true) -> (planned: Planned, test: ((EntryRef) -> Bool)?) {
+        guard !filter.isEmpty else {
+            return (plan(kind: kind, snap, filter, choice: choice, withinDisc: withinDisc), Engine.test(filter, bits: nil, snap, scores))
+        }
+        let id = filter.instance
+        let remembered = planMemo.withLock { $0.find(snap, filter: id, choice: choice, withinDisc: withinDisc) }
+        let planned = remembered?.planned ?? plan(kind: kind, snap, filter, choice: choice, withinDisc: withinDisc)
+        if planned.report.plan == .empty {
+            if remembered == nil { planMemo.withLock { $0.keep(snap, filter: id, choice: choice, withinDisc: withinDisc, planned, bits: nil) } }
+            return (planned, nil)
+        }
+        var bits = remembered?.bits
+        // (With text scores the filter is tested on the records, as it always was.)
+        if bits == nil && scores == nil { bits = filterBitmap(kind: kind, snap, filter) }
+        if remembered == nil || (remembered?.bits == nil && bits != nil) {
+            planMemo.withLock { $0.keep(snap, filter: id, choice: choice, withinDisc: withinDisc, planned, bits: bits) }
+        }
+        return (planned, Engine.test(filter, bits: bits, snap, scores))
+    }
+
     /// The snapshot restricted to the `count` entries a key allows: from the cache,
     /// carried from an earlier snapshot's tree (reading only the entries appended since),
     /// or built now (two readers may build the same tree once each).
@@ -476,4 +500,72 @@ extension Engine {
         }
         return bits
     }
+}
+
+/// The plans of the filters last asked, by filter (``RecordFilter/instance``) and snapshot.
+/// A service's requests repeat a few filters between writes, and a filter asked again at
+/// the same snapshot skips the posting counts and the lookups in ``FilterTrees`` and
+/// ``FilterMaps``: hashing a key's values and a filter's signature there cost more than a
+/// rare filter's whole search. A plan is a function of the snapshot and the filter alone, so
+/// a remembered one is the plan the planner would choose again. At most ``capacity`` plans,
+/// holding at most ``maximumBytes`` of candidates, trees and bitmaps (which the other
+/// caches may have let go); the oldest goes first, and a plan whose snapshot is gone is
+/// never found (its entry holds the snapshot weakly) and goes at the next plan kept.
+struct PlanMemo {
+    /// One remembered plan.
+    struct Entry {
+        weak var snap: PointSet.Snapshot?
+        let filter: UInt64
+        let choice: PlanChoice
+        let withinDisc: Bool
+        let planned: Engine.Planned
+        /// The filter's bitmap at the snapshot, once ``FilterMaps`` has one.
+        let bits: [UInt64]?
+        let bytes: Int
+    }
+
+    /// Most plans remembered.
+    static let capacity = 16
+    /// Most bytes of candidates, trees and bitmaps held.
+    static let maximumBytes = 8 << 20
+
+    /// Oldest first.
+    private var entries: [Entry] = []
+    /// Bytes held by the entries.
+    private(set) var bytes = 0
+
+    /// Plans found (for tests and measurements).
+    private(set) var hits = 0
+
+    /// The plan of `filter` at `snap` for this choice and area, with its bitmap if known.
+    mutating func find(_ snap: PointSet.Snapshot, filter: UInt64, choice: PlanChoice, withinDisc: Bool) -> (planned: Engine.Planned, bits: [UInt64]?)? {
+        for e in entries where e.filter == filter && e.choice == choice && e.withinDisc == withinDisc && e.snap === snap {
+            hits += 1
+            return (e.planned, e.bits)
+        }
+        return nil
+    }
+
+    /// Remembers a plan (replacing the same filter's at the same snapshot, if any).
+    mutating func keep(_ snap: PointSet.Snapshot, filter: UInt64, choice: PlanChoice, withinDisc: Bool,
+                       _ planned: Engine.Planned, bits: [UInt64]?) {
+        let size = 64 + 4 * (planned.candidates?.count ?? 0) + (planned.tree?.levelBytes ?? 0) + 8 * (bits?.count ?? 0)
+        guard size <= PlanMemo.maximumBytes else { return }
+        // Plans of snapshots gone (a write published a newer one) and this plan's old entry
+        // go: a filter tree holds its snapshot's entry chunks, which a compaction replaces.
+        entries.removeAll { e in
+            let drop = e.snap == nil || (e.filter == filter && e.choice == choice && e.withinDisc == withinDisc && e.snap === snap)
+            if drop { bytes -= e.bytes }
+            return drop
+        }
+        entries.append(Entry(snap: snap, filter: filter, choice: choice, withinDisc: withinDisc, planned: planned, bits: bits, bytes: size))
+        bytes += size
+        while entries.count > PlanMemo.capacity || bytes > PlanMemo.maximumBytes {
+            bytes -= entries[0].bytes
+            entries.removeFirst()
+        }
+    }
+
+    /// Plans remembered.
+    var count: Int { entries.count }
 }

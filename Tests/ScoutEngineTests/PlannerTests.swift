@@ -255,6 +255,83 @@ import Testing
         #expect(try e.nearest(NearestQuery(kind: "dog", from: near, k: 3, filter: filter)).hits.map(\.id) == oracle(near, k: 3))
     }
 
+    /// A filter asked again at the same snapshot takes the plan remembered for it
+    /// (``PlanMemo``), with the brute-force answer; a write's snapshot is planned anew, and
+    /// the plans of the snapshots it replaced go. The memo holds at most its capacity.
+    @Test func aFilterAskedAgainAtTheSameSnapshotTakesItsRememberedPlan() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Sample.raw["dog"]!.prefix(3000)
+        try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        func brute(_ filter: RecordFilter, from: GeoPoint, k: Int) throws -> [String] {
+            let snap = try #require(e.pointSet(kind: "dog")).snapshot()
+            var found: [(id: String, d: Double)] = []
+            for r in snap.allLive() where filter.matches(Engine.record(snap.entry(r))) {
+                let entry = snap.entry(r)
+                found.append((entry.id, DistanceBounds.millimetres(GeoPoint(lat: entry.lat, lon: entry.lon), from)))
+            }
+            found.sort { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
+            return found.prefix(k).map(\.id)
+        }
+        // A breed between the filter-first and the filter-index limits, for the key's own tree.
+        var counts: [String: Int] = [:]
+        for (_, record) in Self.typedDogs.prefix(dogs.count) { if case .dog(let d) = record { counts[d.breed.name, default: 0] += 1 } }
+        let middling = try #require(counts.filter { $0.value > Engine.filterFirstLimit + 10 && $0.value < Engine.filterIndexLimit(records: dogs.count) - 10 }
+            .keys.sorted().first)
+        let texts = (Self.breeds + [middling]).map { #"{"breed":"\#($0)"}"# }
+            + [#"{"available":true}"#, #"{"breed":["Pug","Chinook"],"sex":"female"}"#]
+        let filters = try texts.map {
+            try RecordFilter.parse(Sample.json($0), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds, species: Sample.catalog.species)
+        }
+        var rng = SplitMix64(seed: 15)
+        var plans = Set<String>()
+        for (filter, text) in zip(filters, texts) {
+            let hitsBefore = e.planMemo.withLock { $0.hits }
+            defer {
+                // Asked six times at one snapshot (a nearest and a radius search, three times):
+                // planned once, the plan found five times.
+                #expect(e.planMemo.withLock { $0.hits } - hitsBefore == 5, "\(text)")
+            }
+            var first: PlanReport?
+            for ask in 0..<3 {
+                let from = Self.centre(&rng)
+                let got = try e.nearest(NearestQuery(kind: "dog", from: from, k: 6, filter: filter))
+                #expect(got.hits.map(\.id) == (try brute(filter, from: from, k: 6)), "\(text), asked \(ask + 1) times")
+                let plan = try #require(got.plan)
+                if let first {
+                    #expect(plan.plan == first.plan && plan.candidates == first.candidates && plan.key == first.key, "\(text)")
+                } else {
+                    first = plan
+                }
+                let c = Self.centre(&rng), r = Double.random(in: 2_000...40_000, using: &rng)
+                let around = try e.search(SearchQuery(kind: "dog", area: .radius(center: c, meters: r), limit: 100_000, filter: filter))
+                #expect(Set(around.hits.map(\.id)) == Set(try brute(filter, from: c, k: 100_000).filter { id in
+                    Geodesic.distance(dogs.first { $0.id == id }!.point, c) <= r }), "\(text) within \(r) m")
+            }
+            plans.insert(first!.plan.rawValue)
+        }
+        // Every plan was remembered: the filters cover them all.
+        #expect(plans == ["index_walk", "filter_first", "filter_index", "empty"], "\(plans)")
+        #expect(e.planMemo.withLock { $0.count } == min(filters.count, PlanMemo.capacity))
+        // Filters parsed anew are other filters: the oldest plans make way, within the bounds.
+        for i in 0..<(2 * PlanMemo.capacity) {
+            let again = try RecordFilter.parse(Sample.json(texts[i % texts.count]), kind: "dog", today: Sample.today,
+                                               breeds: Sample.catalog.breeds, species: Sample.catalog.species)
+            let from = Self.centre(&rng)
+            #expect(try e.nearest(NearestQuery(kind: "dog", from: from, k: 3, filter: again)).hits.map(\.id) == (try brute(again, from: from, k: 3)))
+            #expect(e.planMemo.withLock { $0.count } <= PlanMemo.capacity)
+        }
+        #expect(e.planMemo.withLock { $0.count } == PlanMemo.capacity)
+        #expect(e.planMemo.withLock { $0.bytes } <= PlanMemo.maximumBytes)
+        // A write: a new snapshot, planned anew (one plan kept), the older snapshot's plans gone.
+        let moved = dogs.first!
+        var json = moved.json.members!.filter { $0.0 != "lat" }
+        json.append(("lat", .number(String(moved.point.lat + 0.01))))
+        try e.upsert([try PointRecord.from(json: .object(json), defaultKind: nil, path: "")])
+        let filter = filters[1], from = moved.point
+        #expect(try e.nearest(NearestQuery(kind: "dog", from: from, k: 6, filter: filter)).hits.map(\.id) == (try brute(filter, from: from, k: 6)))
+        #expect(e.planMemo.withLock { $0.count } == 1)
+    }
+
     /// A bitmap built on the spare core covers the entries of its snapshot; the query that
     /// takes it extends it to the entries written meanwhile: equal to a bitmap built at once.
     @Test func aBitmapBuiltOnTheSpareCoreCoversTheWritesMadeMeanwhile() throws {
