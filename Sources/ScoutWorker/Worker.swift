@@ -350,8 +350,13 @@ public final class Worker: Sendable {
         guard let v = f.object["filter"], v != .null else { return .all }
         let today = try today(f)
         let cache = filterCaches.local
+        if let hit = cache.recentlyFound(v, kind: kind, today: today) {
+            resolved.breeds.append(contentsOf: hit.resolved)
+            return hit.filter
+        }
         let key = FilterCache.key(v, kind: kind, today: today)
         if let key, let hit = cache.entries[key] {
+            cache.found(v, kind: kind, today: today, hit)
             resolved.breeds.append(contentsOf: hit.resolved)
             return hit.filter
         }
@@ -364,7 +369,10 @@ public final class Worker: Sendable {
                 breeds.append((given.array == nil ? "filter.breed" : "filter.breed[\(i)]", s, b.name))
             }
         }
-        if let key { cache.keep(key, (parsed, breeds)) }
+        if let key {
+            cache.keep(key, (parsed, breeds))
+            cache.found(v, kind: kind, today: today, (parsed, breeds))
+        }
         resolved.breeds.append(contentsOf: breeds)
         return parsed
     }

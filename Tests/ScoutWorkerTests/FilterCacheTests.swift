@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ScoutCatalog
+import ScoutCatalogJSON
 import ScoutEngine
 import ScoutJSON
 import ScoutTestSupport
@@ -56,5 +57,45 @@ import Testing
         }
         let long = JSONValue.string(String(repeating: "x", count: RecordFilter.maximumSignatureBytes))
         #expect(FilterCache.key(.object([("owner_id", long)]), kind: "dog", today: LocalDate(year: 2026, month: 11, day: 24)!) == nil)
+    }
+}
+
+/// The filters a thread found last are found again by comparing the request's JSON, without
+/// a key: only JSON written alike, for the same kind and day, finds one.
+@Suite struct RecentFilterTests {
+    static let day = LocalDate(year: 2026, month: 11, day: 24)!
+
+    @Test func onlyTheSameJSONKindAndDayFindARecentFilter() throws {
+        let cache = FilterCache()
+        let json = try JSONReader.parse(Array(#"{"weight_kg":{"min":5,"max":25},"breed":"Café au lait"}"#.utf8))
+        let filter = try RecordFilter.parse(json, kind: "dog", today: Self.day)
+        cache.found(json, kind: "dog", today: Self.day, (filter, []))
+        let again = try JSONReader.parse(Array(#"{ "weight_kg": {"min": 5, "max": 25}, "breed": "Café au lait" }"#.utf8))
+        #expect(cache.recentlyFound(again, kind: "dog", today: Self.day)?.filter.instance == filter.instance)
+        // Another kind or day: not this filter (a filter is read for a kind, ages on a day).
+        #expect(cache.recentlyFound(again, kind: "gym", today: Self.day) == nil)
+        #expect(cache.recentlyFound(again, kind: "dog", today: LocalDate(year: 2026, month: 11, day: 25)!) == nil)
+        // Written otherwise, though JSONValue's == calls them equal: 5.0 for 5, "é" decomposed.
+        let otherNumber = try JSONReader.parse(Array(#"{"weight_kg":{"min":5.0,"max":25},"breed":"Café au lait"}"#.utf8))
+        let otherString = try JSONReader.parse(Array("{\"weight_kg\":{\"min\":5,\"max\":25},\"breed\":\"Cafe\u{301} au lait\"}".utf8))
+        #expect(otherNumber == json && otherString == json)
+        #expect(cache.recentlyFound(otherNumber, kind: "dog", today: Self.day) == nil)
+        #expect(cache.recentlyFound(otherString, kind: "dog", today: Self.day) == nil)
+        // Members in another order, or one more: another filter.
+        let reordered = try JSONReader.parse(Array(#"{"breed":"Café au lait","weight_kg":{"min":5,"max":25}}"#.utf8))
+        let more = try JSONReader.parse(Array(#"{"weight_kg":{"min":5,"max":25},"breed":"Café au lait","available":true}"#.utf8))
+        #expect(cache.recentlyFound(reordered, kind: "dog", today: Self.day) == nil)
+        #expect(cache.recentlyFound(more, kind: "dog", today: Self.day) == nil)
+    }
+
+    @Test func theRecentFiltersAreTheLastFewFound() throws {
+        let cache = FilterCache()
+        let jsons = try (0..<(FilterCache.recentCapacity + 2)).map { i in try JSONReader.parse(Array(#"{"owner_id":"o\#(i)"}"#.utf8)) }
+        let filters = try jsons.map { try RecordFilter.parse($0, kind: "dog", today: Self.day) }
+        for (j, f) in zip(jsons, filters) { cache.found(j, kind: "dog", today: Self.day, (f, [])) }
+        for (i, j) in jsons.enumerated() {
+            let kept = i >= jsons.count - FilterCache.recentCapacity
+            #expect(cache.recentlyFound(j, kind: "dog", today: Self.day)?.filter.instance == (kept ? filters[i].instance : nil), "filter \(i)")
+        }
     }
 }
