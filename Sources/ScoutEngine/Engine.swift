@@ -86,6 +86,7 @@ public final class Engine: Sendable {
             if let set = s[kind] { return set }
             guard create else { return nil }
             let set = PointSet()
+            watchCompactions(of: set, kind: kind)
             s[kind] = set
             return set
         }
@@ -316,7 +317,10 @@ public final class Engine: Sendable {
         sets.withLock { $0 = contents.sets }
         placelessSets.withLock { $0 = contents.placeless }
         snapshotReference.withLock { $0 = contents.reference }
-        for kind in contents.sets.keys.sorted() { prepareFilters(kind: kind) }
+        for kind in contents.sets.keys.sorted() {
+            watchCompactions(of: contents.sets[kind]!, kind: kind)
+            prepareFilters(kind: kind)
+        }
     }
 
     // MARK: Reading

@@ -60,22 +60,36 @@ extension Engine {
 
     /// Starts building a kind's posting lists on the spare core, so that its first filtered
     /// query does not build them on its own thread (1.2–2.4 s at a million dogs): called after
-    /// a load and a restore. Nothing for a kind of fewer than ``preparedFiltersMinimum``
-    /// records, nor when the kind's lists are cached for this generation of entry numbers.
+    /// a load and a restore, and after a compaction of a kind whose lists were in use (with
+    /// `published`, the snapshot that started the new numbering; else the kind's current
+    /// one). Nothing for a kind of fewer than ``preparedFiltersMinimum`` records, nor when
+    /// the kind's lists are cached for this generation of entry numbers.
     ///
     /// The build holds its snapshot only until it runs (the snapshot's levels may be
     /// replaced by later writes; a job keeps what it captured), and only while the engine
     /// holds the build: the job sees the snapshot through a weak reference, so an engine
     /// dropped before the helper reaches it costs the helper nothing. Its lists are kept
     /// until the kind's next filtered query takes them.
-    func prepareFilters(kind: String) {
-        guard let snap = pointSet(kind: kind)?.snapshot(), snap.liveCount >= Engine.preparedFiltersMinimum else { return }
+    func prepareFilters(kind: String, at published: PointSet.Snapshot? = nil) {
+        guard let snap = published ?? pointSet(kind: kind)?.snapshot(), snap.liveCount >= Engine.preparedFiltersMinimum else { return }
         if let cached = postingCache.withLock({ $0[kind] }), cached.generation == snap.generation { return }
         let source = TakenOnce(snap)
         // ~1.2 µs a record measured on a quiet machine, 2.4 on a busy one; a query waiting
         // for the build sleeps (``SpareCore/waitSpinning``), so the margin costs no core.
         let job = SpareCore.post(expectedNanoseconds: 4_000 * snap.liveCount) { [weak source] in source?.take().map { PostingLists($0) } }
         postingBuilds.withLock { $0[kind] = (job, source) }
+    }
+
+    /// Has a kind's point set report its compactions: a compaction renumbers the entries, so
+    /// the kind's posting lists start over, and the next filtered query built them on its own
+    /// thread (~2.5 s at a million dogs, in the middle of live traffic). Now, for a kind whose
+    /// lists were in use, the new numbering's lists are built on the spare core as after a
+    /// load (``prepareFilters(kind:at:)``), for that query to take.
+    func watchCompactions(of set: PointSet, kind: String) {
+        set.observeCompactions { [weak self] snap in
+            guard let self, let lists = self.postingCache.withLock({ $0[kind] }), lists.generation < snap.generation else { return }
+            self.prepareFilters(kind: kind, at: snap)
+        }
     }
 
     /// The posting lists of a kind at a snapshot: the cached ones, carried forward to it

@@ -86,6 +86,8 @@ public final class PointSet: Sendable {
 
     let writer: Mutex<WriterState>
     private let published: Mutex<Snapshot>
+    /// Told of each snapshot that starts a new generation of entry numbers (``observeCompactions(_:)``).
+    private let compactionObserver = Mutex<(@Sendable (Snapshot) -> Void)?>(nil)
     private let mergeQueue = DispatchQueue(label: "scout.pointset.merge", qos: .utility)
     private let mergeGroup = DispatchGroup()
 
@@ -279,7 +281,21 @@ public final class PointSet: Sendable {
         if restructured { problems += snap._invariantViolations() }
         precondition(problems.isEmpty, "PointSet invariants broken: \(problems.prefix(5))")
         #endif
-        published.withLock { $0 = snap }
+        let before = published.withLock { current in
+            let before = current.generation
+            current = snap
+            return before
+        }
+        if snap.generation != before, let observe = compactionObserver.withLock({ $0 }) { observe(snap) }
+    }
+
+    /// Has `observer` told of each snapshot a compaction publishes (a new generation of entry
+    /// numbers), right after it is published, by the thread that published it: a writer, or
+    /// the background queue, holding the writer's lock (the observer must not write to this
+    /// set). One observer at a time; a later call replaces it. For caches keyed by entry
+    /// number, which a compaction invalidates.
+    package func observeCompactions(_ observer: @escaping @Sendable (Snapshot) -> Void) {
+        compactionObserver.withLock { $0 = observer }
     }
 
     /// Whether dead entry slots outnumber both the live points and ``compactionSlack``.

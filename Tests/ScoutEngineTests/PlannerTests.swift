@@ -617,6 +617,56 @@ import Testing
         #expect(pugs.plan?.candidates == fresh.count(try #require(pug.keys.first), snap), "the query's plan counted from the lists")
     }
 
+    /// A compaction renumbers the entries: for a kind whose posting lists were in use, the
+    /// new numbering's lists are built on the spare core at once, and the next filtered
+    /// query takes them (carried to its snapshot) with the brute-force answer. A kind never
+    /// filtered gets no build.
+    @Test func aCompactedKindsPostingListsAreBuiltBeforeItsNextFilteredQuery() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Array(Sample.raw["dog"]!.prefix(Engine.preparedFiltersMinimum + 2_000))
+        try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        let gyms = Sample.raw["gym"]!.prefix(100).map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") }
+        try e.upsert(gyms)
+        let pug = try RecordFilter.parse(Sample.json(#"{"breed": "Pug"}"#), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
+        let from = GeoPoint(lat: 52.23, lon: 21.01)
+        _ = try e.nearest(NearestQuery(kind: "dog", from: from, k: 3, filter: pug))   // the lists are in use
+        #expect(e.postingBuilds.withLock { $0.isEmpty }, "upserts and queries start no build")
+        let set = try #require(e.pointSet(kind: "dog"))
+        let before = set.snapshot().generation
+        set.compact()
+        try #require(e.pointSet(kind: "gym")).compact()
+        #expect(set.snapshot().generation == before + 1)
+        let build = try #require(e.postingBuilds.withLock { $0["dog"]?.job }, "the compaction posted a build for the dogs")
+        #expect(e.postingBuilds.withLock { $0["gym"] == nil }, "the gyms were never filtered: no build")
+        // The helper runs only on an idle core; with both kept busy by other tests the
+        // build may still be waiting, and the query below then builds the lists itself.
+        let deadline = Date().addingTimeInterval(30)
+        while SpareCore.hasHelper && !build.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        let onTime = build.isFinished
+        _ = try e.patch(kind: "dog", record: dogs[7].id, set: [("breed", .string("Pug"))])
+        let snap = set.snapshot()
+        let pugs = try e.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: pug))
+        if onTime { #expect(build.resultCameFromHelper, "the query took the helper's lists") }
+        #expect(e.postingBuilds.withLock { $0["dog"] == nil }, "the build was taken")
+        let lists = e.postings(kind: "dog", snap), fresh = PostingLists(snap)
+        #expect(lists.generation == snap.generation)
+        if onTime { #expect(lists.carriedEntries == 2, "the build's lists, carried to the patch (an entry removed, one added)") }
+        for (field, byValue) in fresh.base {
+            for v in byValue.keys {
+                let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
+                #expect(lists.count(key, snap) == fresh.count(key, snap), "\(field)=\(v)")
+                #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)")
+            }
+        }
+        var want: [(id: String, d: Double)] = []
+        for r in snap.allLive() where pug.matches(Engine.record(snap.entry(r))) {
+            let entry = snap.entry(r)
+            want.append((entry.id, DistanceBounds.millimetres(GeoPoint(lat: entry.lat, lon: entry.lon), from)))
+        }
+        want.sort { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
+        #expect(pugs.hits.map(\.id) == want.prefix(5).map(\.id))
+    }
+
     /// A build whose engine is gone before it runs builds nothing (it sees its snapshot
     /// through a weak reference): here the helper's queue is held while the engine is
     /// restored, so the build stays with its caller and runs, unqueued, after the drop.

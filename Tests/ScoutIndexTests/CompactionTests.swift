@@ -4,6 +4,7 @@ import ScoutCore
 import ScoutGeodesy
 @testable import ScoutIndex
 import ScoutTestSupport
+import Synchronization
 import Testing
 
 /// Answers of a few fixed queries, by id and millimetre distance, to compare one snapshot
@@ -196,11 +197,32 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
     /// while it runs land in the tail and are renumbered after it. Readers running
     /// throughout see whole epochs, and a snapshot held across the compaction keeps
     /// answering from the old chunks.
+    /// The observer is told of each compaction once, in the writer, with the snapshot that
+    /// starts the new numbering; other writes tell it nothing.
+    @Test func compactionsInTheWriterAreReportedOnce() throws {
+        let set = PointSet(compactionSlack: 0)
+        let reported = Mutex<[(generation: Int, live: Int)]>([])
+        set.observeCompactions { snap in reported.withLock { $0.append((snap.generation, snap.liveCount)) } }
+        try set.upsert((0..<100).map { PointSet.Record(id: "s\($0)", point: GeoPoint(lat: 50, lon: Double($0) / 100)) })
+        set.pack()
+        #expect(reported.withLock { $0.isEmpty })
+        // Every id rewritten once: dead slots outnumber the live points, a compaction in the
+        // writer (a small set).
+        try set.upsert((0..<100).map { PointSet.Record(id: "s\($0)", point: GeoPoint(lat: 51, lon: Double($0) / 100)) })
+        try set.upsert([PointSet.Record(id: "s0", point: GeoPoint(lat: 52, lon: 0))])
+        #expect(set.compactionCount == 1)
+        set.compact()
+        #expect(reported.withLock { $0.map(\.generation) } == [1, 2])
+        #expect(reported.withLock { $0.map(\.live) } == [100, 100])
+    }
+
     @Test func backgroundCompactionKeepsWritesMadeMeanwhile() throws {
         var rng = SplitMix64(seed: 5)
         let n = PointSet.synchronousCompactionLimit + 2000
         let cloud = Scenario.cloud(count: 4000, &rng)
         let set = PointSet(compactionSlack: 0)
+        let reported = Mutex<[Int]>([])
+        set.observeCompactions { snap in reported.withLock { $0.append(snap.generation) } }
         var model: [String: GeoPoint] = [:]
         var batch: [PointSet.Record] = []
         for i in 0..<n {
@@ -236,6 +258,7 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
         }
         set.waitForMerges()
         #expect(set.compactionCount >= 2)
+        #expect(reported.withLock { $0 } == Array(1...set.compactionCount), "each compaction told once, with its snapshot")
         #expect(sawMerging > 0, "no write landed during a background merge")
         var problems = verify(set.snapshot(), against: model, &rng, queries: 5)
         problems += verify(held, against: heldModel, &rng, queries: 3).map { "held: \($0)" }
