@@ -51,6 +51,44 @@ import Testing
         return GeoPoint(lat: d.lat + Double.random(in: -0.3...0.3, using: &rng), lon: d.lon + Double.random(in: -0.4...0.4, using: &rng))
     }
 
+    /// The ids of the `k` live entries of `snap` nearest `from` that pass `filter`, by exact
+    /// millimetre distance then id: the brute-force answer.
+    static func bruteNearest(_ filter: RecordFilter, _ snap: PointSet.Snapshot, from: GeoPoint, k: Int) -> [String] {
+        var found: [(id: String, d: Double)] = []
+        for r in snap.allLive() where filter.matches(Engine.record(snap.entry(r))) {
+            let entry = snap.entry(r)
+            found.append((entry.id, DistanceBounds.millimetres(GeoPoint(lat: entry.lat, lon: entry.lon), from)))
+        }
+        found.sort { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
+        return found.prefix(k).map(\.id)
+    }
+
+    /// Waits up to 30 s for a job posted to the spare core, and says whether it finished. The
+    /// helper runs only on an idle core: with both kept busy by other tests a build may still
+    /// be waiting, and the query that needs it then builds it itself. (With one core there is
+    /// no helper, and nothing to wait for.)
+    static func waitForHelper<T>(_ job: SpareCore.Job<T>) -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while SpareCore.hasHelper && !job.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        return job.isFinished
+    }
+
+    /// Expects `lists` to count and list, for every value of every field, what lists built
+    /// from every live record of `snap` do; returns those.
+    @discardableResult
+    static func expectEqualToFresh(_ lists: PostingLists, _ snap: PointSet.Snapshot,
+                                   sourceLocation: SourceLocation = #_sourceLocation) -> PostingLists {
+        let fresh = PostingLists(snap)
+        for (field, byValue) in fresh.base {
+            for v in byValue.keys {
+                let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
+                #expect(lists.count(key, snap) == fresh.count(key, snap), "\(field)=\(v)", sourceLocation: sourceLocation)
+                #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)", sourceLocation: sourceLocation)
+            }
+        }
+        return fresh
+    }
+
     @Test(arguments: [1, 2, 3, 4])
     func nearestIsTheSameUnderEveryPlan(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
@@ -263,14 +301,7 @@ import Testing
         let dogs = Sample.raw["dog"]!.prefix(3000)
         try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
         func brute(_ filter: RecordFilter, from: GeoPoint, k: Int) throws -> [String] {
-            let snap = try #require(e.pointSet(kind: "dog")).snapshot()
-            var found: [(id: String, d: Double)] = []
-            for r in snap.allLive() where filter.matches(Engine.record(snap.entry(r))) {
-                let entry = snap.entry(r)
-                found.append((entry.id, DistanceBounds.millimetres(GeoPoint(lat: entry.lat, lon: entry.lon), from)))
-            }
-            found.sort { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
-            return found.prefix(k).map(\.id)
+            Self.bruteNearest(filter, try #require(e.pointSet(kind: "dog")).snapshot(), from: from, k: k)
         }
         // A breed between the filter-first and the filter-index limits, for the key's own tree.
         var counts: [String: Int] = [:]
@@ -468,20 +499,13 @@ import Testing
                 let (filter, text) = round == 0 ? (repeated, "repeated") : Self.filter(&rng)
                 let from = Self.centre(&rng)
                 let k = Int.random(in: 1...12, using: &rng)
-                var want: [(id: String, d: Double)] = []
-                for r in snap.allLive() {
-                    let entry = snap.entry(r)
-                    guard filter.matches(Engine.record(entry)) else { continue }
-                    want.append((entry.id, DistanceBounds.millimetres(GeoPoint(lat: entry.lat, lon: entry.lon), from)))
-                }
-                want.sort { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
-                want = Array(want.prefix(k))
+                let want = Self.bruteNearest(filter, snap, from: from, k: k)
                 if round == 0, e.filterBitmap(kind: "dog", snap, filter) != nil { bitmapAnswers += 1 }
                 for choice in [PlanChoice.indexWalk, .filterFirst, .filterIndex, .automatic] {
                     var q = NearestQuery(kind: "dog", from: from, k: k, filter: filter)
                     q.plan = choice
                     let got = try e.nearest(q)
-                    #expect(got.hits.map(\.id) == want.map(\.id), "step \(step) \(choice) \(text) k=\(k)")
+                    #expect(got.hits.map(\.id) == want, "step \(step) \(choice) \(text) k=\(k)")
                 }
             }
         }
@@ -590,28 +614,18 @@ import Testing
         let restored = try Engine(snapshot: directory + "/dogs.snap", privacy: .exact)
         let build = try #require(restored.postingBuilds.withLock { $0["dog"]?.job }, "a build was posted for the dogs")
         #expect(restored.postingBuilds.withLock { $0["gym"] == nil }, "100 gyms: their first filtered query builds their lists")
-        // The helper runs only on an idle core; with both kept busy by other tests the
-        // build may still be waiting, and the query below then builds the lists itself.
-        let deadline = Date().addingTimeInterval(30)
-        while SpareCore.hasHelper && !build.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
-        let onTime = build.isFinished
+        let onTime = Self.waitForHelper(build)
         _ = try restored.patch(kind: "dog", record: dogs[7].id, set: [("breed", .string("Pug"))])
         try restored.remove(kind: "dog", ids: [dogs[8].id])
         let snap = try #require(restored.pointSet(kind: "dog")).snapshot()
-        let lists = restored.postings(kind: "dog", snap), fresh = PostingLists(snap)
+        let lists = restored.postings(kind: "dog", snap)
         if onTime { #expect(build.resultCameFromHelper, "the query took the helper's lists") }
         #expect(restored.postingBuilds.withLock { $0["dog"] == nil }, "the build was taken")
         if onTime {
             #expect(lists.baseCovered < snap.entryCount && lists.carriedEntries == 3,
                     "the build's lists (of the restored snapshot), carried to the patch (an entry removed, one added) and the removal")
         }
-        for (field, byValue) in fresh.base {
-            for v in byValue.keys {
-                let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
-                #expect(lists.count(key, snap) == fresh.count(key, snap), "\(field)=\(v)")
-                #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)")
-            }
-        }
+        let fresh = Self.expectEqualToFresh(lists, snap)
         let pug = try RecordFilter.parse(Sample.json(#"{"breed": "Pug"}"#), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
         let pugs = try restored.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 52.23, lon: 21.01), k: 3, filter: pug))
         #expect(pugs.plan?.candidates == fresh.count(try #require(pug.keys.first), snap), "the query's plan counted from the lists")
@@ -638,33 +652,17 @@ import Testing
         #expect(set.snapshot().generation == before + 1)
         let build = try #require(e.postingBuilds.withLock { $0["dog"]?.job }, "the compaction posted a build for the dogs")
         #expect(e.postingBuilds.withLock { $0["gym"] == nil }, "the gyms were never filtered: no build")
-        // The helper runs only on an idle core; with both kept busy by other tests the
-        // build may still be waiting, and the query below then builds the lists itself.
-        let deadline = Date().addingTimeInterval(30)
-        while SpareCore.hasHelper && !build.isFinished && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
-        let onTime = build.isFinished
+        let onTime = Self.waitForHelper(build)
         _ = try e.patch(kind: "dog", record: dogs[7].id, set: [("breed", .string("Pug"))])
         let snap = set.snapshot()
         let pugs = try e.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: pug))
         if onTime { #expect(build.resultCameFromHelper, "the query took the helper's lists") }
         #expect(e.postingBuilds.withLock { $0["dog"] == nil }, "the build was taken")
-        let lists = e.postings(kind: "dog", snap), fresh = PostingLists(snap)
+        let lists = e.postings(kind: "dog", snap)
         #expect(lists.generation == snap.generation)
         if onTime { #expect(lists.carriedEntries == 2, "the build's lists, carried to the patch (an entry removed, one added)") }
-        for (field, byValue) in fresh.base {
-            for v in byValue.keys {
-                let key: FilterKey = field == "breed" ? .dogBreed([v]) : .dogOwner([v])
-                #expect(lists.count(key, snap) == fresh.count(key, snap), "\(field)=\(v)")
-                #expect(lists.candidates(key, snap) == fresh.candidates(key, snap), "\(field)=\(v)")
-            }
-        }
-        var want: [(id: String, d: Double)] = []
-        for r in snap.allLive() where pug.matches(Engine.record(snap.entry(r))) {
-            let entry = snap.entry(r)
-            want.append((entry.id, DistanceBounds.millimetres(GeoPoint(lat: entry.lat, lon: entry.lon), from)))
-        }
-        want.sort { $0.d != $1.d ? $0.d < $1.d : $0.id < $1.id }
-        #expect(pugs.hits.map(\.id) == want.prefix(5).map(\.id))
+        Self.expectEqualToFresh(lists, snap)
+        #expect(pugs.hits.map(\.id) == Self.bruteNearest(pug, snap, from: from, k: 5))
     }
 
     /// A build whose engine is gone before it runs builds nothing (it sees its snapshot
