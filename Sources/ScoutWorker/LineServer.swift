@@ -24,11 +24,11 @@ import Synchronization
 /// its end and answered with `limit_exceeded`. Responses are written as whole lines, those
 /// ready together with one `write` call, by the threads that answer them (there is no
 /// writing thread); with ``readOnly`` they are written a few at a time, as each thread
-/// finishes a group of lines, since no one awaits them one by one. With one thread, the reads
-/// of one block are answered in turn, and their answers are
-/// written a few at a time too, each within ~0.2 ms of being ready (``AnswerBatch``). Nothing else goes to the output; EOF ends the
-/// loop. The output of a run depends only on the requests and the engine, never on the
-/// thread count.
+/// finishes a group of lines, since no one awaits them one by one. With one thread, the
+/// reads of one block are answered in turn, and their answers are written a few at a time
+/// too, each within ~0.2 ms of being ready (``AnswerBatch``). Nothing else goes to the
+/// output; EOF ends the loop. The output of a run depends only on the requests and the
+/// engine, never on the thread count.
 ///
 /// With a journal attached to the engine (``Engine/attach(journal:)``), the writes of one
 /// block of input lines commit together: each is applied and journalled in turn, the
