@@ -178,17 +178,15 @@ extension Engine {
         let id = filter.instance
         let remembered = planMemo.withLock { $0.find(snap, filter: id, choice: choice, withinDisc: withinDisc) }
         let planned = remembered?.planned ?? plan(kind: kind, snap, filter, choice: choice, withinDisc: withinDisc)
-        if planned.report.plan == .empty {
-            if remembered == nil { planMemo.withLock { $0.keep(snap, filter: id, choice: choice, withinDisc: withinDisc, planned, bits: nil) } }
-            return (planned, nil)
-        }
+        let empty = planned.report.plan == .empty
         var bits = remembered?.bits
-        // (With text scores the filter is tested on the records, as it always was.)
-        if bits == nil && scores == nil { bits = filterBitmap(kind: kind, snap, filter) }
+        // (With text scores the filter is tested on the records, as it always was; an empty
+        // plan tests nothing.)
+        if bits == nil && scores == nil && !empty { bits = filterBitmap(kind: kind, snap, filter) }
         if remembered == nil || (remembered?.bits == nil && bits != nil) {
             planMemo.withLock { $0.keep(snap, filter: id, choice: choice, withinDisc: withinDisc, planned, bits: bits) }
         }
-        return (planned, Engine.test(filter, bits: bits, snap, scores))
+        return (planned, empty ? nil : Engine.test(filter, bits: bits, snap, scores))
     }
 
     /// The snapshot restricted to the `count` entries a key allows: from the cache,

@@ -51,9 +51,7 @@ final class AnswerBatch: Sendable {
             s.pending.append(response)
             s.bytes += response.line.count + 1
             guard last || s.bytes >= AnswerBatch.maximumBytes || now &- s.since >= AnswerBatch.holdNanoseconds else { return started }
-            write(s.pending)
-            s.pending.removeAll(keepingCapacity: true)
-            s.bytes = 0
+            flush(&s)
             return false
         }
         if started { wake.signal() }
@@ -62,12 +60,19 @@ final class AnswerBatch: Sendable {
     /// Writes what is pending and stops the flushing thread (waits for it).
     func close() {
         state.withLock { s in
-            if !s.pending.isEmpty { write(s.pending) }
-            s.pending.removeAll()
+            flush(&s)
             s.closed = true
         }
         wake.signal()
         stopped.wait()
+    }
+
+    /// Writes the pending answers, if any (under `state`'s lock).
+    private func flush(_ s: inout State) {
+        guard !s.pending.isEmpty else { return }
+        write(s.pending)
+        s.pending.removeAll(keepingCapacity: true)
+        s.bytes = 0
     }
 
     /// The flushing thread: after each wake-up, sleeps until the oldest pending answer has
@@ -89,10 +94,8 @@ final class AnswerBatch: Sendable {
                     continue
                 }
                 state.withLock { s in
-                    guard !s.pending.isEmpty, s.since == since else { return }
-                    write(s.pending)
-                    s.pending.removeAll(keepingCapacity: true)
-                    s.bytes = 0
+                    guard s.since == since else { return }
+                    flush(&s)
                 }
             }
         }
