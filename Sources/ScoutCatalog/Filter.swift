@@ -33,6 +33,9 @@ public struct RecordFilter: Sendable {
     /// Categorical conditions the filter implies, for query planning: a record that
     /// matches the filter has one of each key's values (folded). Empty when none is known.
     public let keys: [FilterKey]
+    /// Numeric conditions the filter implies, for query planning: a record that matches the
+    /// filter has a value of each range's field within it. Empty when none is known.
+    public let ranges: [FilterRange]
     /// The filter as it was given — kind, the date ages are computed on, and its JSON —
     /// for caching what it selects; two filters with the same signature select the same
     /// records. `nil` for filters built in Swift and for filters longer than
@@ -51,9 +54,11 @@ public struct RecordFilter: Sendable {
 
     /// A filter of compiled conditions (the typed builders in `FilterBuilders.swift`, the
     /// JSON parser in ScoutCatalogJSON, which passes the ``signature`` it computed).
-    package init(conditions: [@Sendable (CatalogRecord) -> Bool], keys: [FilterKey] = [], signature: String? = nil) {
+    package init(conditions: [@Sendable (CatalogRecord) -> Bool], keys: [FilterKey] = [], ranges: [FilterRange] = [],
+                 signature: String? = nil) {
         tests = conditions
         self.keys = keys
+        self.ranges = ranges
         self.signature = signature
         instance = filterInstances.add(1, ordering: .relaxed).newValue
     }
@@ -66,7 +71,7 @@ public struct RecordFilter: Sendable {
 
     /// This filter with one more condition (the recommender's hard filters).
     public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter {
-        RecordFilter(conditions: tests + [test], keys: keys)
+        RecordFilter(conditions: tests + [test], keys: keys, ranges: ranges)
     }
 
     /// The fields a dog filter takes.
@@ -145,6 +150,50 @@ public enum FilterKey: Sendable, Hashable {
         case (.animal(let a), "shelter_id"): return [a.shelterID]
         case (.animal(let a), "species"): return [a.animal.species]
         default: return []
+        }
+    }
+}
+
+/// A numeric condition a filter implies, by which a query planner can count the matching
+/// records from a column of the field's values before searching: a record that matches the
+/// filter has a value of ``field`` within ``lower`` ... ``upper`` (a list of values gives
+/// its smallest and largest; `available` is 1 or 0).
+public struct FilterRange: Sendable, Hashable {
+    /// The field (one of ``fields(kind:)``).
+    public let field: String
+    /// Smallest value a matching record may have.
+    public let lower: Double
+    /// Largest value a matching record may have.
+    public let upper: Double
+
+    /// The range `lower ... upper` of a field.
+    public init(field: String, lower: Double, upper: Double) {
+        self.field = field
+        self.lower = lower
+        self.upper = upper
+    }
+
+    /// Whether a value lies in the range (never for NaN, a record without the field).
+    @inline(__always) public func contains(_ x: Double) -> Bool { x >= lower && x <= upper }
+
+    /// The fields of a kind that have ranges: values stored on the record, that no date or
+    /// review changes (a review replaces the record).
+    public static func fields(kind: String) -> [String] {
+        switch kind {
+        case "dog": ["weight_kg", "owner_experience", "available"]
+        case "gym": ["votes_up"]
+        default: []
+        }
+    }
+
+    /// A record's value of a field of ``fields(kind:)``; NaN for a record of another kind.
+    public static func value(of record: CatalogRecord, field: String) -> Double {
+        switch (record, field) {
+        case (.dog(let d), "weight_kg"): d.weightKg
+        case (.dog(let d), "owner_experience"): Double(d.ownerExperience)
+        case (.dog(let d), "available"): d.available ? 1 : 0
+        case (.gym(let g), "votes_up"): Double(g.upVotes)
+        default: .nan
         }
     }
 }

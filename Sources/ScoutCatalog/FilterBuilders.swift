@@ -81,6 +81,8 @@ extension RecordFilter {
     /// `not_found` naming the closest, as in a request.
     public static func dogs(_ conditions: DogCondition..., today: LocalDate = .today, breeds: BreedTable? = nil) throws(ScoutError) -> RecordFilter {
         var tests: [@Sendable (CatalogRecord) -> Bool] = []
+        // What the planner may use, as for a request's filter.
+        var keys: [FilterKey] = [], ranges: [FilterRange] = []
         for c in conditions {
             switch c {
             case .breed(let names):
@@ -90,7 +92,8 @@ extension RecordFilter {
                     else { wanted.insert(TextFolding.fold(n)) }
                 }
                 let set = wanted
-                tests.append { if case .dog(let d) = $0 { set.contains(TextFolding.fold(d.breed.name)) || set.contains(TextFolding.fold(d.breedName)) } else { false } }
+                keys.append(.dogBreed(set))
+                tests.append { if case .dog(let d) = $0 { set.contains(d.breed.foldedName) || set.contains(d.foldedBreedName) } else { false } }
             case .size(let sizes):
                 let set = Set(sizes.map(\.rawValue))
                 tests.append { if case .dog(let d) = $0 { set.contains(d.sizeClass.rawValue) } else { false } }
@@ -98,16 +101,22 @@ extension RecordFilter {
                 guard ["male", "female"].contains(sex) else { throw ScoutError(.invalidRequest, "sex is male or female", path: "sex") }
                 tests.append { if case .dog(let d) = $0 { d.sex == sex } else { false } }
             case .ageYears(let r): tests.append { if case .dog(let d) = $0 { r.contains(d.ageYears(on: today)) } else { false } }
-            case .weightKg(let r): tests.append { if case .dog(let d) = $0 { r.contains(d.weightKg) } else { false } }
-            case .available: tests.append { if case .dog(let d) = $0 { d.available } else { false } }
-            case .owner(let id): tests.append { if case .dog(let d) = $0 { d.ownerID == id } else { false } }
+            case .weightKg(let r):
+                ranges.append(FilterRange(field: "weight_kg", lower: r.lowerBound, upper: r.upperBound))
+                tests.append { if case .dog(let d) = $0 { r.contains(d.weightKg) } else { false } }
+            case .available:
+                ranges.append(FilterRange(field: "available", lower: 1, upper: 1))
+                tests.append { if case .dog(let d) = $0 { d.available } else { false } }
+            case .owner(let id):
+                keys.append(.dogOwner([id]))
+                tests.append { if case .dog(let d) = $0 { d.ownerID == id } else { false } }
             case .trait(let t, let n): tests.append { if case .dog(let d) = $0 { d.breed[t] >= n } else { false } }
             case .temperament(let m, let count):
                 tests.append { if case .dog(let d) = $0 { d.temperament.count >= count && (d.temperament.mean ?? 0) >= m } else { false } }
             case .handlerExperience(let x): tests.append { if case .dog(let d) = $0 { d.experienceNeededEstimate <= x } else { false } }
             }
         }
-        return RecordFilter(conditions: tests)
+        return RecordFilter(conditions: tests, keys: keys, ranges: ranges)
     }
 
     /// Gyms meeting every condition.

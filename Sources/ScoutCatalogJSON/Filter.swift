@@ -29,12 +29,29 @@ extension RecordFilter {
             tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, species: species, path: at(key)))
         }
         let keys = try planningKeys(kind: kind, members, breeds: breeds, species: species, path: path)
+        let ranges = try planningRanges(kind: kind, members, path: path)
         var w = JSONWriter()
         w.value(v)
         // Only short filters are remembered, so the engine's cache of them stays small in bytes.
         let signature = w.bytes.count <= RecordFilter.maximumSignatureBytes
             ? "\(kind)|\(today)|" + String(decoding: w.bytes, as: UTF8.self) : nil
-        return RecordFilter(conditions: tests, keys: keys, signature: signature)
+        return RecordFilter(conditions: tests, keys: keys, ranges: ranges, signature: signature)
+    }
+
+    /// The numeric ranges of a parsed filter (its values already validated).
+    private static func planningRanges(kind: String, _ members: [(String, JSONValue)], path: String) throws(ScoutError) -> [FilterRange] {
+        let fields = FilterRange.fields(kind: kind)
+        var ranges: [FilterRange] = []
+        for (key, v) in members where fields.contains(key) {
+            if case .bool(let want) = v {
+                ranges.append(FilterRange(field: key, lower: want ? 1 : 0, upper: want ? 1 : 0))
+                continue
+            }
+            let m = try NumberMatch(v, path: "\(path).\(key)")
+            if let r = m.range { ranges.append(FilterRange(field: key, lower: r.lowerBound, upper: r.upperBound)) }
+            else if let lo = m.values.min(), let hi = m.values.max() { ranges.append(FilterRange(field: key, lower: lo, upper: hi)) }
+        }
+        return ranges
     }
 
     /// The categorical keys of a parsed filter (its values already validated).

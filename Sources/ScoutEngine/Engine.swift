@@ -45,6 +45,8 @@ public final class Engine: Sendable {
     let filterTrees = Mutex(FilterTrees())
     /// The plans of the filters last asked, per filter and snapshot (``PlanMemo``).
     let planMemo = Mutex(PlanMemo())
+    /// Value columns of the fields numeric filters name, and what their ranges matched.
+    let rangeMatches = Mutex(RangeMatches())
     /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
     private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
     /// Per kind: each entry's searchable texts as words of one ``TextCorpus``, by entry

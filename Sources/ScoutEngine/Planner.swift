@@ -135,26 +135,41 @@ extension Engine {
         var tree: PointSet.Snapshot? = nil
     }
 
-    /// Chooses a plan for a filtered query. Filtering first ranks candidates within a disc,
-    /// so a query over another area (`withinDisc` false) gets the key's own tree instead.
+    /// Chooses a plan for a filtered query from the counts of its categorical keys (posting
+    /// lists) and, when none allows few enough records, of its numeric ranges (value
+    /// columns). Filtering first ranks candidates within a disc, so a query over another
+    /// area (`withinDisc` false) gets the candidates' own tree instead.
     func plan(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, choice: PlanChoice,
               withinDisc: Bool = true) -> Planned {
         let n = snap.liveCount
-        guard choice != .indexWalk, !filter.keys.isEmpty else {
-            return Planned(report: PlanReport(plan: .indexWalk, records: n, key: nil, candidates: nil))
+        let walk = Planned(report: PlanReport(plan: .indexWalk, records: n, key: nil, candidates: nil))
+        guard choice != .indexWalk, !filter.keys.isEmpty || !filter.ranges.isEmpty else { return walk }
+        // A forced plan takes its candidates however many there are.
+        let limit = choice == .automatic ? Engine.filterIndexLimit(records: n) : Int.max
+        var best: (key: FilterKey, count: Int, lists: PostingLists)?
+        if !filter.keys.isEmpty {
+            let lists = postings(kind: kind, snap)
+            for key in filter.keys {
+                let c = lists.count(key, snap)
+                if best == nil || c < best!.count { best = (key, c, lists) }
+            }
         }
-        let lists = postings(kind: kind, snap)
-        var best: (key: FilterKey, count: Int)?
-        for key in filter.keys {
-            let c = lists.count(key, snap)
-            if best == nil || c < best!.count { best = (key, c) }
+        let source: CandidateSource
+        if let best, best.count <= limit || filter.ranges.isEmpty {
+            source = .key(best.key, best.lists)
+        } else if let found = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(limit, best?.count ?? Int.max)) {
+            source = .ranges(filter.ranges, found)
+        } else if let best {
+            source = .key(best.key, best.lists)
+        } else {
+            return walk
         }
-        let (key, count) = best!
-        func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: key.field, candidates: count) }
+        let count = source.count(snap, best?.count)
+        func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: source.field, candidates: count) }
         if count > Engine.filterIndexLimit(records: n) && choice == .automatic { return Planned(report: report(.indexWalk)) }
-        func filterIndex() -> Planned { Planned(report: report(.filterIndex), tree: filterTree(kind: kind, snap, key, lists, count: count)) }
+        func filterIndex() -> Planned { Planned(report: report(.filterIndex), tree: filterTree(kind: kind, snap, source, count: count)) }
         func filterFirst() -> Planned {
-            withinDisc ? Planned(report: report(.filterFirst), candidates: lists.candidates(key, snap)) : filterIndex()
+            withinDisc ? Planned(report: report(.filterFirst), candidates: source.candidates(snap)) : filterIndex()
         }
         if count == 0 { return Planned(report: report(.empty), candidates: []) }
         switch choice {
@@ -165,6 +180,53 @@ extension Engine {
         if count <= Engine.filterFirstLimit { return filterFirst() }
         if count <= Engine.filterIndexLimit(records: n) { return filterIndex() }
         return Planned(report: report(.indexWalk))
+    }
+
+    /// Where a plan's candidates come from: a categorical key's posting lists, or the
+    /// entries a scan of the value columns found for numeric ranges.
+    enum CandidateSource {
+        case key(FilterKey, PostingLists)
+        /// The ranges, and the live entries of the snapshot whose values lie in them.
+        case ranges([FilterRange], [Int32])
+
+        /// The field named in `explain` (ranges: their fields, joined by commas).
+        var field: String {
+            switch self {
+            case .key(let key, _): key.field
+            case .ranges(let ranges, _): Array(Set(ranges.map(\.field))).sorted().joined(separator: ",")
+            }
+        }
+
+        /// The candidates' number (`keyCount`: the key's, already counted).
+        func count(_ snap: PointSet.Snapshot, _ keyCount: Int?) -> Int {
+            switch self {
+            case .key(let key, let lists): keyCount ?? lists.count(key, snap)
+            case .ranges(_, let found): found.count
+            }
+        }
+
+        /// The live candidates at `snap`, ascending; only those numbered `start` or more when given.
+        func candidates(_ snap: PointSet.Snapshot, from start: Int = 0) -> [Int32] {
+            switch self {
+            case .key(let key, let lists): return lists.candidates(key, snap, from: start)
+            case .ranges(_, let found):
+                guard start > 0 else { return found }
+                var low = 0, high = found.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if Int(found[mid]) < start { low = mid + 1 } else { high = mid }
+                }
+                return Array(found[low...])
+            }
+        }
+
+        /// The key the candidates' tree is cached under.
+        var treeKey: FilterTrees.Key {
+            switch self {
+            case .key(let key, _): .key(key)
+            case .ranges(let ranges, _): .ranges(ranges.sorted { ($0.field, $0.lower, $0.upper) < ($1.field, $1.lower, $1.upper) })
+            }
+        }
     }
 
     /// The plan of a filtered query and the test its traversal runs per candidate (`nil`:
@@ -189,18 +251,19 @@ extension Engine {
         return (planned, empty ? nil : Engine.test(filter, bits: bits, snap, scores))
     }
 
-    /// The snapshot restricted to the `count` entries a key allows: from the cache,
+    /// The snapshot restricted to the `count` entries a key or ranges allow: from the cache,
     /// carried from an earlier snapshot's tree (reading only the entries appended since),
     /// or built now (two readers may build the same tree once each).
-    func filterTree(kind: String, _ snap: PointSet.Snapshot, _ key: FilterKey, _ lists: PostingLists, count: Int) -> PointSet.Snapshot {
+    func filterTree(kind: String, _ snap: PointSet.Snapshot, _ source: CandidateSource, count: Int) -> PointSet.Snapshot {
+        let key = source.treeKey
         var earlier: FilterTrees.Tree?
         switch filterTrees.withLock({ $0.find(kind: kind, snap, key) }) {
         case .exact(let view): return view
         case .earlier(let tree): earlier = tree
         case .none: earlier = nil
         }
-        let tree = earlier.flatMap { $0.carried(to: snap, added: lists.candidates(key, snap, from: $0.baseCovered), count: count) }
-            ?? FilterTrees.Tree(snap, entries: lists.candidates(key, snap))
+        let tree = earlier.flatMap { $0.carried(to: snap, added: source.candidates(snap, from: $0.baseCovered), count: count) }
+            ?? FilterTrees.Tree(snap, entries: source.candidates(snap))
         filterTrees.withLock { $0.keep(tree, kind: kind, key) }
         return tree.view
     }
@@ -233,6 +296,13 @@ extension Engine {
 /// removed since a quarter; a compaction renumbers the entries and starts the kind over.
 /// The whole cache is bounded in bytes.
 struct FilterTrees {
+    /// What a tree holds the entries of: those a categorical key allows, or those whose
+    /// values lie in numeric ranges (sorted by field).
+    enum Key: Hashable {
+        case key(FilterKey)
+        case ranges([FilterRange])
+    }
+
     /// A key's tree at one snapshot.
     struct Tree {
         /// The snapshot restricted to the key's entries.
@@ -283,7 +353,7 @@ struct FilterTrees {
     struct Kind {
         var generation: Int
         /// A key → its newest tree.
-        var trees: [FilterKey: Tree] = [:]
+        var trees: [Key: Tree] = [:]
         /// Bytes of those trees.
         var bytes = 0
     }
@@ -309,18 +379,23 @@ struct FilterTrees {
     }
 
     /// The key's tree at `snap` or before it (one lookup).
-    func find(kind: String, _ snap: PointSet.Snapshot, _ key: FilterKey) -> Found {
+    func find(kind: String, _ snap: PointSet.Snapshot, _ key: Key) -> Found {
         guard let t = kinds[kind]?.trees[key], t.view.generation == snap.generation else { return .none }
         if t.view.version == snap.version { return .exact(t.view) }
         return t.view.version < snap.version ? .earlier(t) : .none
     }
 
     /// Bytes a key's entry in the cache is counted for besides its tree: its values.
-    static func keyBytes(_ key: FilterKey) -> Int { key.values.reduce(8) { $0 + $1.utf8.count } }
+    static func keyBytes(_ key: Key) -> Int {
+        switch key {
+        case .key(let k): k.values.reduce(8) { $0 + $1.utf8.count }
+        case .ranges(let r): r.reduce(8) { $0 + 16 + $1.field.utf8.count }
+        }
+    }
 
     /// Keeps a key's tree: it replaces the key's tree of an older snapshot, and a later
     /// generation drops the kind's trees.
-    mutating func keep(_ tree: Tree, kind: String, _ key: FilterKey) {
+    mutating func keep(_ tree: Tree, kind: String, _ key: Key) {
         let view = tree.view
         var k = kinds[kind] ?? Kind(generation: view.generation)
         if k.generation != view.generation {

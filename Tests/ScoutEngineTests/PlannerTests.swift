@@ -15,13 +15,26 @@ import Testing
     /// Breeds from common to rare, and ones no sample dog has (zero matches).
     static let breeds = ["Mixed", "Labrador Retriever", "Border Collie", "Pug", "Chinook", "Affenpinscher", "Bulldog", "Poodle"]
 
+    /// Weight conditions from common to matching no sample dog (the heaviest weighs 128.8 kg).
+    static let weights = [#"{"min": 5, "max": 25}"#, #"{"min": 76}"#, #"{"min": 92}"#, #"{"min": 110}"#, #"{"max": 1.5}"#,
+                          #"{"min": 200}"#, "[3, 40]"]
+
+    /// A random dog filter: a breed condition (posting lists) with or without numeric ones,
+    /// or numeric conditions alone (value columns).
     static func filter(_ rng: inout SplitMix64) -> (RecordFilter, String) {
         var members: [String] = []
-        let n = Int.random(in: 1...3, using: &rng)
-        let chosen = (0..<n).map { _ in breeds.randomElement(using: &rng)! }
-        members.append(#""breed": [\#(chosen.map { "\"\($0)\"" }.joined(separator: ","))]"#)
-        if Bool.random(using: &rng) { members.append(#""available": true"#) }
-        if Bool.random(using: &rng) { members.append(#""weight_kg": {"min": 5, "max": 25}"#) }
+        if Int.random(in: 0..<3, using: &rng) > 0 {
+            let n = Int.random(in: 1...3, using: &rng)
+            let chosen = (0..<n).map { _ in breeds.randomElement(using: &rng)! }
+            members.append(#""breed": [\#(chosen.map { "\"\($0)\"" }.joined(separator: ","))]"#)
+            if Bool.random(using: &rng) { members.append(#""available": true"#) }
+            if Bool.random(using: &rng) { members.append(#""weight_kg": {"min": 5, "max": 25}"#) }
+        } else {
+            // Numeric conditions only (value columns): from common to matching nothing.
+            members.append(#""weight_kg": \#(weights.randomElement(using: &rng)!)"#)
+            if Bool.random(using: &rng) { members.append(#""available": \#(Bool.random(using: &rng))"#) }
+            if Bool.random(using: &rng) { members.append(#""owner_experience": [\#(Int.random(in: 1...5, using: &rng)), 5]"#) }
+        }
         let text = "{" + members.joined(separator: ",") + "}"
         let f = try! RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds,
                                         species: Sample.catalog.species)
@@ -159,12 +172,12 @@ import Testing
         let live = snap.allLive().map(\.index)
         let world = GeoBox(west: -180, south: -90, east: 180, north: 90)
         var trees = FilterTrees(maximumBytes: 10_000)
-        func key(_ i: Int) -> FilterKey { .dogOwner(["key\(i)"]) }
-        func exact(_ s: PointSet.Snapshot, _ k: FilterKey) -> PointSet.Snapshot? {
+        func key(_ i: Int) -> FilterTrees.Key { .key(.dogOwner(["key\(i)"])) }
+        func exact(_ s: PointSet.Snapshot, _ k: FilterTrees.Key) -> PointSet.Snapshot? {
             if case .exact(let view) = trees.find(kind: "x", s, k) { return view }
             return nil
         }
-        func earlier(_ s: PointSet.Snapshot, _ k: FilterKey) -> FilterTrees.Tree? {
+        func earlier(_ s: PointSet.Snapshot, _ k: FilterTrees.Key) -> FilterTrees.Tree? {
             if case .earlier(let tree) = trees.find(kind: "x", s, k) { return tree }
             return nil
         }
@@ -241,6 +254,96 @@ import Testing
         let r4 = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: mid))
         #expect(r4.plan?.plan == .filterIndex && r4.plan?.candidates == middling.value, "\(middling)")
         #expect(r4.hits.map(\.id) == Self.oracle(mid, from: from).prefix(5).map(\.id))
+    }
+
+    /// Numeric conditions are counted from the kind's value columns before the search: a
+    /// weight no dog has answers at once, a rare one is ranked exactly or searched in a tree
+    /// of its own, a common one walks the index; each equal to brute force.
+    @Test func numericFiltersAreCountedBeforeTheSearch() throws {
+        let from = GeoPoint(lat: 51.5, lon: -0.12)
+        let weights = Self.typedDogs.map { r, record -> Double in if case .dog(let d) = record { d.weightKg } else { .nan } }
+        for (text, plan) in [(#"{"weight_kg": {"min": 200}}"#, QueryPlan.empty), (#"{"weight_kg": {"max": 1.5}}"#, .filterFirst),
+                             (#"{"weight_kg": {"min": 92}}"#, .filterIndex), (#"{"weight_kg": {"min": 5, "max": 25}, "available": true}"#, .indexWalk)] {
+            let f = try RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today)
+            let r = f.ranges.first { $0.field == "weight_kg" }!
+            let matching = weights.filter(r.contains).count
+            let got = try Sample.engine.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: f))
+            #expect(got.plan?.plan == plan, "\(text): \(String(describing: got.plan))")
+            if plan != .indexWalk { #expect(got.plan?.candidates == matching && got.plan?.key == "weight_kg", "\(text)") }
+            #expect(got.hits.map(\.id) == Self.oracle(f, from: from).prefix(5).map(\.id), "\(text)")
+            let area = SearchQuery(kind: "dog", area: .box(GeoBox(west: -10, south: 45, east: 20, north: 58)), limit: 100_000, sort: .id, filter: f)
+            let s = try Sample.engine.search(area)
+            let box = Self.typedDogs.filter { r, record in
+                f.matches(record) && r.point.lon >= -10 && r.point.lon <= 20 && r.point.lat >= 45 && r.point.lat <= 58
+            }.map(\.0.id).sorted()
+            #expect(s.total == box.count && s.hits.map(\.id) == box, "\(text)")
+            if plan == .empty { #expect(s.plan?.plan == .empty && s.total == 0) }
+        }
+    }
+
+    /// A request's numeric conditions and a Swift caller's typed ones give the planner the
+    /// same ranges (a list gives its smallest and largest value; `available` is 1 or 0), and
+    /// the typed dog filter its breed and owner keys.
+    @Test func filtersDeclareTheirRanges() throws {
+        let f = try RecordFilter.parse(Sample.json(#"{"weight_kg": [12, 3, 40], "available": false, "owner_experience": {"min": 2}, "sex": "male"}"#),
+                                       kind: "dog", today: Sample.today)
+        let ranges = Set(f.ranges)
+        #expect(ranges == [FilterRange(field: "weight_kg", lower: 3, upper: 40), FilterRange(field: "available", lower: 0, upper: 0),
+                           FilterRange(field: "owner_experience", lower: 2, upper: .infinity)])
+        let g = try RecordFilter.parse(Sample.json(#"{"votes_up": {"max": 10}}"#), kind: "gym", today: Sample.today)
+        #expect(g.ranges == [FilterRange(field: "votes_up", lower: -.infinity, upper: 10)])
+        let typed = try RecordFilter.dogs(.weightKg(5...25), .available, .owner("o-1"), .breed(["Pug"]), breeds: Sample.catalog.breeds)
+        #expect(Set(typed.ranges) == [FilterRange(field: "weight_kg", lower: 5, upper: 25), FilterRange(field: "available", lower: 1, upper: 1)])
+        #expect(Set(typed.keys) == [.dogOwner(["o-1"]), .dogBreed(["pug"])])
+        // Every sample dog the filters select has its values within their ranges.
+        for (_, record) in Self.typedDogs where f.matches(record) || typed.matches(record) {
+            let filter = f.matches(record) ? f : typed
+            for r in filter.ranges { #expect(r.contains(FilterRange.value(of: record, field: r.field)), "\(r)") }
+        }
+    }
+
+    /// What a scan of the value columns found is carried across writes and equals a scan of
+    /// the live records at every snapshot, through a compaction (which starts the kind's
+    /// columns over); a set of ranges past the limit is reported as such; the columns' bytes
+    /// are accounted.
+    @Test func rangeMatchesFollowWrites() throws {
+        var rng = SplitMix64(seed: 77)
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Array(Sample.raw["dog"]!.prefix(3_000))
+        try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        var ids = dogs.map(\.id)
+        let rare = [FilterRange(field: "weight_kg", lower: 60, upper: .infinity)]
+        let common = [FilterRange(field: "weight_kg", lower: 5, upper: 25), FilterRange(field: "available", lower: 1, upper: 1)]
+        for step in 0..<60 {
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0:
+                let id = ids.randomElement(using: &rng)!
+                _ = try e.patch(kind: "dog", record: id, set: [("weight_kg", .number(String(Int.random(in: 2...90, using: &rng))))])
+            case 1: _ = try e.remove(kind: "dog", ids: [ids.remove(at: Int.random(in: 0..<ids.count, using: &rng))])
+            default:
+                let at = Self.centre(&rng)
+                let json = #"{"id":"n\#(step)","kind":"dog","lat":\#(at.lat),"lon":\#(at.lon),"name":"N","breed":"Pug","birth_date":"2020-01-01","sex":"male","weight_kg":\#(Int.random(in: 3...90, using: &rng)),"owner_id":"o","owner_experience":3,"available":true}"#
+                _ = try e.upsert([try PointRecord.from(json: Sample.json(json), defaultKind: nil, path: "")])
+                ids.append("n\(step)")
+            }
+            if step == 40 { try #require(e.pointSet(kind: "dog")).compact() }
+            let snap = try #require(e.pointSet(kind: "dog")).snapshot()
+            func brute(_ ranges: [FilterRange]) -> [Int32] {
+                snap.allLive().map(\.index).filter { i in
+                    let record = Engine.record(snap.entry(EntryRef(index: i)))
+                    return ranges.allSatisfy { $0.contains(FilterRange.value(of: record, field: $0.field)) }
+                }.sorted()
+            }
+            let want = brute(rare)
+            #expect(e.rangeCandidates(kind: "dog", snap, rare, limit: 1_000) == want, "step \(step)")
+            if !want.isEmpty { #expect(e.rangeCandidates(kind: "dog", snap, rare, limit: want.count - 1) == nil, "step \(step): more than the limit") }
+            #expect(e.rangeCandidates(kind: "dog", snap, common, limit: 50) == nil, "step \(step)")
+            #expect(e.rangeCandidates(kind: "dog", snap, common, limit: .max) == brute(common), "step \(step)")
+            let found = try #require(e.rangeMatches.withLock { $0.found["dog"]?[rare] })
+            #expect(found.generation == snap.generation && found.covered == snap.entryCount)
+        }
+        let m = e.rangeMatches.withLock { $0 }
+        #expect(m.columns["dog"]?.count == 2 && m.columnBytes == m.columns["dog"]!.values.reduce(0) { $0 + $1.bytes })
     }
 
     /// A filter asked often enough gets a bitmap of the entries it selects; answers are the

@@ -1,0 +1,207 @@
+import ScoutCatalog
+import ScoutIndex
+
+/// One numeric field's values by entry number (``FilterRange/value(of:field:)``; NaN for a
+/// record without the field), for one generation of entry numbers: what the planner scans
+/// to count a numeric filter's matches before a search, without reading a record.
+///
+/// An entry's record never changes, so a column covering the entries below ``covered``
+/// stays true at every later snapshot of its generation: carrying it forward reads only the
+/// records appended since. It is held in chunks of ``chunkSize`` values, so that carrying
+/// copies the last chunk and the chunk table, not every value.
+struct ValueColumn: Sendable {
+    /// Values a chunk holds.
+    static let chunkSize = 1 << 14
+
+    let field: String
+    let generation: Int
+    /// Entries below this number have their value in the column.
+    let covered: Int
+    let chunks: [[Double]]
+
+    /// Bytes the column holds.
+    var bytes: Int { 8 * covered + 16 * chunks.count + field.utf8.count }
+
+    /// The column of every entry of `snap`.
+    init(field: String, _ snap: PointSet.Snapshot) {
+        self.init(field: field, generation: snap.generation, covered: 0, chunks: [], extendedTo: snap)
+    }
+
+    private init(field: String, generation: Int, covered: Int, chunks: [[Double]], extendedTo snap: PointSet.Snapshot) {
+        var chunks = chunks
+        for i in covered..<snap.entryCount {
+            if i % ValueColumn.chunkSize == 0 {
+                chunks.append([])
+                chunks[chunks.count - 1].reserveCapacity(min(ValueColumn.chunkSize, snap.entryCount - i))
+            }
+            chunks[chunks.count - 1].append(FilterRange.value(of: Engine.record(snap.entry(EntryRef(index: Int32(i)))), field: field))
+        }
+        self.field = field
+        self.generation = generation
+        self.covered = max(covered, snap.entryCount)
+        self.chunks = chunks
+    }
+
+    /// The column carried to `snap`, a snapshot of its generation, reading the records
+    /// appended since; `nil` for a snapshot of another generation (renumbered entries).
+    ///
+    /// - Complexity: O(entries appended since, plus ``chunkSize``).
+    func carried(to snap: PointSet.Snapshot) -> ValueColumn? {
+        guard snap.generation == generation else { return nil }
+        if snap.entryCount <= covered { return self }
+        return ValueColumn(field: field, generation: generation, covered: covered, chunks: chunks, extendedTo: snap)
+    }
+
+    /// The entries from `start` below `end` whose values in `columns` (one per range, in
+    /// order, each covering `end`) lie in every range, ascending, live or not; `nil` once
+    /// more than `limit` do.
+    ///
+    /// - Complexity: O(end − start) comparisons of the first range's column; the others
+    ///   are read only for the entries the first allows.
+    static func matching(_ ranges: [FilterRange], _ columns: [ValueColumn], from start: Int, below end: Int,
+                         limit: Int) -> [Int32]? {
+        var out: [Int32] = []
+        let first = ranges[0], rest = Array(zip(ranges.dropFirst(), columns.dropFirst()))
+        var i = start
+        while i < end {
+            let c = i / chunkSize, offset = c * chunkSize
+            let stop = min(end, offset + chunkSize)
+            let found: Bool = columns[0].chunks[c].withUnsafeBufferPointer { values in
+                var j = i - offset
+                let last = stop - offset
+                while j < last {
+                    let x = values[j]
+                    if x >= first.lower && x <= first.upper {
+                        let e = offset + j
+                        if rest.allSatisfy({ $0.0.contains($0.1.chunks[c][j]) }) {
+                            if out.count == limit { return false }
+                            out.append(Int32(truncatingIfNeeded: e))
+                        }
+                    }
+                    j += 1
+                }
+                return true
+            }
+            guard found else { return nil }
+            i = stop
+        }
+        return out
+    }
+}
+
+/// The kinds' value columns, and what the planner last found for each set of ranges asked:
+/// the entries whose values lie in them (carried to later snapshots by scanning only the
+/// entries appended since), or that more than a plan's limit do. Bounded in bytes.
+struct RangeMatches {
+    /// What a scan found for a set of ranges, over the entries below ``covered`` of one
+    /// generation: their matching entries, live or not, or `nil` when more than ``limit``.
+    struct Found {
+        let generation: Int
+        let covered: Int
+        let entries: [Int32]?
+        let limit: Int
+        var bytes: Int { 64 + 4 * (entries?.count ?? 0) }
+    }
+
+    /// kind → field → its newest column.
+    var columns: [String: [String: ValueColumn]] = [:]
+    /// Bytes of the columns.
+    var columnBytes = 0
+    /// kind → ranges (sorted by field) → what a scan found.
+    var found: [String: [[FilterRange]: Found]] = [:]
+    /// Bytes of ``found``.
+    var foundBytes = 0
+
+    /// Most bytes of columns (8 bytes an entry a field: three dog fields at a million dogs
+    /// take 24 MiB); a column that would pass it is not built, and its ranges are not
+    /// counted (the query walks the index, as for a filter without ranges).
+    static let maximumColumnBytes = 64 << 20
+    /// Most bytes of scan results; past it they start over.
+    static let maximumFoundBytes = 8 << 20
+
+    /// A "more than the limit" result stands until the entries grow by this share of those
+    /// it covered (removals may make a range rarer: the plan then walks the index, which is
+    /// exact, only slower).
+    static func staleAfter(covered: Int) -> Int { max(1_024, covered / 32) }
+
+    /// Keeps a field's column (a newer one replaces an older; a new generation of the kind
+    /// drops the kind's columns and results).
+    mutating func keep(_ column: ValueColumn, kind: String) {
+        if let other = columns[kind]?.values.first, other.generation != column.generation {
+            guard column.generation > other.generation else { return }
+            columnBytes -= columns[kind]!.values.reduce(0) { $0 + $1.bytes }
+            columns[kind] = [:]
+            foundBytes -= found[kind]?.values.reduce(0) { $0 + $1.bytes } ?? 0
+            found[kind] = nil
+        }
+        if let old = columns[kind]?[column.field] {
+            guard column.covered > old.covered else { return }
+            columnBytes -= old.bytes
+        }
+        columns[kind, default: [:]][column.field] = column
+        columnBytes += column.bytes
+    }
+
+    /// Keeps a scan's result for a kind's ranges.
+    mutating func keep(_ result: Found, kind: String, _ ranges: [FilterRange]) {
+        if let old = found[kind]?[ranges] {
+            guard result.generation > old.generation || (result.generation == old.generation && result.covered >= old.covered) else { return }
+            foundBytes -= old.bytes
+        }
+        if foundBytes + result.bytes > RangeMatches.maximumFoundBytes {
+            found = [:]
+            foundBytes = 0
+            guard result.bytes <= RangeMatches.maximumFoundBytes else { return }
+        }
+        found[kind, default: [:]][ranges] = result
+        foundBytes += result.bytes
+    }
+}
+
+extension Engine {
+    /// The live entries of `snap` whose values lie in every one of `ranges`, ascending, when
+    /// the values of at most `limit` entries (live or not) do; `nil` when more do, or when
+    /// the kind's columns would pass ``RangeMatches/maximumColumnBytes``.
+    ///
+    /// A set of ranges asked again at a later snapshot of the same generation scans only the
+    /// entries appended since; one found common is not scanned again until the entries have
+    /// grown by ``RangeMatches/staleAfter(covered:)``.
+    ///
+    /// - Complexity: O(n) comparisons the first time at a generation (and O(n) record reads
+    ///   for each field's column the first time), O(entries appended since) after, plus
+    ///   O(matches) liveness tests.
+    func rangeCandidates(kind: String, _ snap: PointSet.Snapshot, _ ranges: [FilterRange], limit: Int) -> [Int32]? {
+        let ranges = ranges.sorted { ($0.field, $0.lower, $0.upper) < ($1.field, $1.lower, $1.upper) }
+        let end = snap.entryCount
+        let earlier = rangeMatches.withLock { $0.found[kind]?[ranges] }.flatMap { $0.generation == snap.generation && $0.covered <= end ? $0 : nil }
+        if let earlier, earlier.entries == nil, earlier.limit >= limit, end - earlier.covered <= RangeMatches.staleAfter(covered: earlier.covered) {
+            return nil
+        }
+        // (The entries whose values match only grow within a generation.)
+        if let before = earlier?.entries, before.count > limit { return nil }
+        // Each range's column, carried to this snapshot.
+        var columns: [ValueColumn] = []
+        for r in ranges {
+            let cached = rangeMatches.withLock { $0.columns[kind]?[r.field] }
+            if let column = cached?.carried(to: snap) {
+                if column.covered != cached?.covered { rangeMatches.withLock { $0.keep(column, kind: kind) } }
+                columns.append(column)
+                continue
+            }
+            let held = rangeMatches.withLock { m in m.columnBytes - (m.columns[kind]?[r.field]?.bytes ?? 0) }
+            guard held + 8 * end <= RangeMatches.maximumColumnBytes else { return nil }
+            let column = ValueColumn(field: r.field, snap)
+            rangeMatches.withLock { $0.keep(column, kind: kind) }
+            columns.append(column)
+        }
+        var entries: [Int32]?
+        if let earlier, let before = earlier.entries, before.count <= limit {
+            entries = ValueColumn.matching(ranges, columns, from: earlier.covered, below: end, limit: limit - before.count).map { before + $0 }
+        } else {
+            entries = ValueColumn.matching(ranges, columns, from: 0, below: end, limit: limit)
+        }
+        let result = RangeMatches.Found(generation: snap.generation, covered: end, entries: entries, limit: limit)
+        rangeMatches.withLock { $0.keep(result, kind: kind, ranges) }
+        return entries?.filter { snap.isLiveEntry($0) }
+    }
+}
