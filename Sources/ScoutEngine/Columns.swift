@@ -56,36 +56,61 @@ struct ValueColumn: Sendable {
     /// order, each covering `end`) lie in every range, ascending, live or not; `nil` once
     /// more than `limit` do.
     ///
-    /// - Complexity: O(end − start) comparisons of the first range's column; the others
-    ///   are read only for the entries the first allows.
+    /// - Complexity: O(end − start) comparisons of the first range; the others are compared
+    ///   only for the entries the ranges before them allow.
     static func matching(_ ranges: [FilterRange], _ columns: [ValueColumn], from start: Int, below end: Int,
                          limit: Int) -> [Int32]? {
         var out: [Int32] = []
-        let first = ranges[0], rest = Array(zip(ranges.dropFirst(), columns.dropFirst()))
+        let lower = ranges.map(\.lower), upper = ranges.map(\.upper), count = ranges.count
         var i = start
         while i < end {
             let c = i / chunkSize, offset = c * chunkSize
-            let stop = min(end, offset + chunkSize)
-            let found: Bool = columns[0].chunks[c].withUnsafeBufferPointer { values in
-                var j = i - offset
-                let last = stop - offset
-                while j < last {
-                    let x = values[j]
-                    if x >= first.lower && x <= first.upper {
-                        let e = offset + j
-                        if rest.allSatisfy({ $0.0.contains($0.1.chunks[c][j]) }) {
-                            if out.count == limit { return false }
-                            out.append(Int32(truncatingIfNeeded: e))
-                        }
+            let first = i - offset, stop = min(end, offset + chunkSize) - offset
+            let within: Bool = withChunk(c, of: columns) { values in
+                var j = first
+                while j < stop {
+                    var r = 0
+                    while r < count {
+                        let x = values[r][j]
+                        if !(x >= lower[r] && x <= upper[r]) { break }
+                        r += 1
+                    }
+                    if r == count {
+                        if out.count >= limit { return false }
+                        out.append(Int32(truncatingIfNeeded: offset + j))
                     }
                     j += 1
                 }
                 return true
             }
-            guard found else { return nil }
-            i = stop
+            guard within else { return nil }
+            i = offset + stop
         }
         return out
+    }
+
+    /// Whether more than `limit` of the entries below `end` are likely to lie in every range,
+    /// judged from 1,024 entries spread evenly over them: when the sample's share is twice
+    /// or more the limit's and at least 64 of the sample match. A plan chosen on a wrong
+    /// guess is still exact (the index walk tests every candidate), only slower.
+    static func likelyMoreThan(_ limit: Int, _ ranges: [FilterRange], _ columns: [ValueColumn], below end: Int) -> Bool {
+        let samples = 1_024
+        // (A forced plan's limit is `Int.max`: nothing is more than it.)
+        guard end >= 8 * samples, limit < end else { return false }
+        var hits = 0
+        for s in 0..<samples {
+            let e = s * end / samples, c = e / chunkSize, j = e - c * chunkSize
+            if zip(ranges, columns).allSatisfy({ $0.contains($1.chunks[c][j]) }) { hits += 1 }
+        }
+        return hits >= 64 && hits * end >= 2 * limit * samples
+    }
+
+    /// Calls `body` with chunk `c` of each column (in order).
+    private static func withChunk<R>(_ c: Int, of columns: [ValueColumn], _ body: ([UnsafeBufferPointer<Double>]) -> R) -> R {
+        func nest(_ k: Int, _ held: [UnsafeBufferPointer<Double>]) -> R {
+            k == columns.count ? body(held) : columns[k].chunks[c].withUnsafeBufferPointer { nest(k + 1, held + [$0]) }
+        }
+        return nest(0, [])
     }
 }
 
@@ -195,7 +220,9 @@ extension Engine {
             columns.append(column)
         }
         var entries: [Int32]?
-        if let earlier, let before = earlier.entries, before.count <= limit {
+        if earlier?.entries == nil, ValueColumn.likelyMoreThan(limit, ranges, columns, below: end) {
+            entries = nil
+        } else if let earlier, let before = earlier.entries, before.count <= limit {
             entries = ValueColumn.matching(ranges, columns, from: earlier.covered, below: end, limit: limit - before.count).map { before + $0 }
         } else {
             entries = ValueColumn.matching(ranges, columns, from: 0, below: end, limit: limit)

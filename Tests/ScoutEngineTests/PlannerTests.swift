@@ -279,6 +279,19 @@ import Testing
             #expect(s.total == box.count && s.hits.map(\.id) == box, "\(text)")
             if plan == .empty { #expect(s.plan?.plan == .empty && s.total == 0) }
         }
+        // A scan of 50,000 dogs first samples 1,024 of them: a set of ranges far above the
+        // limit is found common at once, and one near it is still counted exactly.
+        let snap = try #require(Sample.engine.pointSet(kind: "dog")).snapshot()
+        for lower in [40.0, 45, 60] {
+            let r = [FilterRange(field: "weight_kg", lower: lower, upper: .infinity)]
+            let want = snap.allLive().filter { r[0].contains(FilterRange.value(of: Engine.record(snap.entry($0)), field: "weight_kg")) }.map(\.index).sorted()
+            #expect(Sample.engine.rangeCandidates(kind: "dog", snap, r, limit: want.count) == want, "weight ≥ \(lower): \(want.count)")
+            #expect(Sample.engine.rangeCandidates(kind: "dog", snap, r, limit: want.count - 1) == nil)
+        }
+        let common = [FilterRange(field: "weight_kg", lower: 5, upper: 25)]
+        #expect(ValueColumn.likelyMoreThan(50_000 / 16, common, [ValueColumn(field: "weight_kg", snap)], below: snap.entryCount))
+        #expect(!ValueColumn.likelyMoreThan(50_000 / 16, [FilterRange(field: "weight_kg", lower: 45, upper: .infinity)],
+                                            [ValueColumn(field: "weight_kg", snap)], below: snap.entryCount))
     }
 
     /// A request's numeric conditions and a Swift caller's typed ones give the planner the
