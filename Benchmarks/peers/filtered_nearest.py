@@ -7,7 +7,10 @@
 
 Same records, same centres, same filters on both sides, and every answer compared. Five
 selectivities: none (100%), available and 5-25 kg (~30%), a breed with ~1% of the dogs, a
-breed with ~0.25%, and a breed with no dog (chosen from the data; counts reported).
+breed with ~0.25%, and a breed with no dog (chosen from the data; counts reported). With
+`--numeric`, two more with a numeric condition alone: the heaviest ~0.25% of the dogs
+(`weight_kg >= w`) and a weight no dog has (PostgreSQL then also gets a B-tree on
+`weight_kg` alone).
 
 PostgreSQL (a private cluster, postgis.py), two plans per query, each timed by its own
 `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON)` "Execution Time" and, separately, as a round
@@ -106,7 +109,7 @@ def read_dogs() -> list[dict]:
     return dogs
 
 
-def choose_selectivities(dogs: list[dict]) -> list[Selectivity]:
+def choose_selectivities(dogs: list[dict], numeric: bool = False) -> list[Selectivity]:
     with open(BREEDS, newline="") as f:
         canonical = [row["breed"] for row in csv.DictReader(f)]
     counts = Counter(d["breed"] for d in dogs)
@@ -133,6 +136,13 @@ def choose_selectivities(dogs: list[dict]) -> list[Selectivity]:
     for key, breed in (("1%", b1), ("0.25%", b025), ("0", b0)):
         sels.append(Selectivity(key, f"breed {breed}", {"breed": breed}, f"breed = {sql_text(breed)}",
                                 counts[breed], f"breed={breed}"))
+    if numeric:
+        weights = sorted((d["weight_kg"] for d in dogs), reverse=True)
+        heavy, none = weights[n // 400 - 1], weights[0] + 0.1
+        for key, w in (("0.25%w", heavy), ("0w", none)):
+            sels.append(Selectivity(key, f"weight at least {w:g} kg", {"weight_kg": {"min": w}},
+                                    f"weight_kg >= {w!r}", sum(1 for x in weights if x >= w),
+                                    f"weight_kg>={w:g}"))
     return sels
 
 
@@ -168,7 +178,7 @@ def scout_request(i: int, centre: tuple[float, float], sel: Selectivity) -> dict
 # ---------------------------------------------------------------------------------------
 # PostgreSQL
 
-def load_postgis(pg: PostGIS, dogs: list[dict]) -> float:
+def load_postgis(pg: PostGIS, dogs: list[dict], numeric: bool = False) -> float:
     start = time.monotonic()
     with pg.connect() as conn:
         conn.execute("""CREATE TABLE dogs (
@@ -185,6 +195,8 @@ def load_postgis(pg: PostGIS, dogs: list[dict]) -> float:
         conn.execute("CREATE INDEX dogs_geog ON dogs USING gist (geog)")
         conn.execute("CREATE INDEX dogs_breed ON dogs (breed)")
         conn.execute("CREATE INDEX dogs_available_weight ON dogs (available, weight_kg)")
+        if numeric:
+            conn.execute("CREATE INDEX dogs_weight ON dogs (weight_kg)")
         conn.execute("VACUUM ANALYZE dogs")
     return time.monotonic() - start
 
@@ -409,6 +421,8 @@ def main() -> int:
     ap.add_argument("--scout", help="scout binary (default: $SCOUT_BIN, else the release build)")
     ap.add_argument("--no-round-trips", action="store_true",
                     help="skip Scout's one-at-a-time run (implied by --check)")
+    ap.add_argument("--numeric", action="store_true",
+                    help="two more selectivities with a weight condition alone (0.25%%, none)")
     ap.add_argument("--csv", default=str(OUT / "filtered_nearest.csv"))
     ap.add_argument("--keep-cluster", action="store_true", help="keep the cluster's directory")
     args = ap.parse_args()
@@ -417,7 +431,7 @@ def main() -> int:
 
     ensure_data()
     dogs = read_dogs()
-    sels = choose_selectivities(dogs)
+    sels = choose_selectivities(dogs, args.numeric)
     centres = make_centres(dogs, n_centres, args.seed)
     binary = find_binary(args.scout)
     req_dir = OUT / WORKLOAD
@@ -434,7 +448,7 @@ def main() -> int:
     scout_results, scout_load = measure_scout(binary, sels, centres, round_trips)
     with PostGIS(keep=args.keep_cluster) as pg:
         pg_versions = pg.versions()
-        load_s = load_postgis(pg, dogs)
+        load_s = load_postgis(pg, dogs, args.numeric)
         log(f"PostGIS: loaded and indexed {len(dogs):,} dogs in {load_s:.1f} s")
         gap, rmin, rmax = sphere_check(pg, centres[0])
         log(f"`<->` vs ST_Distance(use_spheroid => false): max gap {gap:.3g} m; spheroid/sphere "

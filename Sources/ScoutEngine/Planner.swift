@@ -8,15 +8,16 @@ import Synchronization
 public enum QueryPlan: String, Sendable {
     /// Walk the spatial index and test the filter on each candidate it reaches.
     case indexWalk = "index_walk"
-    /// Take the records a categorical condition allows from its posting lists, test the
-    /// rest of the filter on those only, and rank them exactly (very few matches).
+    /// Take the records a categorical condition allows from its posting lists (or those
+    /// whose values lie in the filter's numeric ranges), test the rest of the filter on those
+    /// only, and rank them exactly (very few matches).
     case filterFirst = "filter_first"
     /// Search a packed tree of its own over the records a categorical condition allows
     /// (built once per snapshot and condition), testing the rest of the filter on the
     /// candidates it reaches: a rare condition costs what a query over those records alone
     /// would.
     case filterIndex = "filter_index"
-    /// The posting lists show that nothing can match: answer at once.
+    /// The posting lists or the value columns show that nothing can match: answer at once.
     case empty
 }
 
@@ -39,9 +40,11 @@ public struct PlanReport: Sendable {
     public let plan: QueryPlan
     /// Live records of the kind.
     public let records: Int
-    /// The categorical condition used (`breed`, `shelter_id`, …), if any.
+    /// The condition counted, if any: a categorical one (`breed`, `shelter_id`, …), or the
+    /// numeric fields whose ranges were counted from the value columns, comma-separated
+    /// (`available,weight_kg`).
     public let key: String?
-    /// Records the posting lists allow (before the rest of the filter), when a key was used.
+    /// Records the condition allows (before the rest of the filter), when one was counted.
     public let candidates: Int?
 }
 

@@ -86,6 +86,21 @@ import Testing
         return job.isFinished
     }
 
+    /// Whether the sample engine's dog value columns (weight, availability, owner experience)
+    /// are in place, waiting up to 30 s for the spare core to build them (a kind of 8,192
+    /// records or more builds them there; its queries walk the index until then). Read by
+    /// every test that draws numeric filters, so their range plans are exercised.
+    static let columnsReady: Bool = {
+        let ranges = ["weight_kg", "available", "owner_experience"].map { FilterRange(field: $0, lower: -.infinity, upper: .infinity) }
+        let snap = Sample.engine.pointSet(kind: "dog")!.snapshot()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if ranges.allSatisfy({ Sample.engine.rangeCandidates(kind: "dog", snap, [$0], limit: .max) != nil }) { return true }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return false
+    }()
+
     /// Expects `lists` to count and list, for every value of every field, what lists built
     /// from every live record of `snap` do; returns those.
     @discardableResult
@@ -104,6 +119,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4])
     func nearestIsTheSameUnderEveryPlan(seed: UInt64) throws {
+        #expect(Self.columnsReady)
         var rng = SplitMix64(seed: seed)
         for _ in 0..<12 {
             let (filter, text) = Self.filter(&rng)
@@ -122,6 +138,7 @@ import Testing
 
     @Test(arguments: [5, 6, 7])
     func radiusSearchIsTheSameUnderEveryPlan(seed: UInt64) throws {
+        #expect(Self.columnsReady)
         var rng = SplitMix64(seed: seed)
         for _ in 0..<10 {
             let (filter, text) = Self.filter(&rng)
@@ -143,6 +160,7 @@ import Testing
 
     @Test(arguments: [8, 9])
     func boxSearchIsTheSameUnderEveryPlan(seed: UInt64) throws {
+        #expect(Self.columnsReady)
         var rng = SplitMix64(seed: seed)
         for _ in 0..<10 {
             let (filter, text) = Self.filter(&rng)
@@ -260,6 +278,7 @@ import Testing
     /// weight no dog has answers at once, a rare one is ranked exactly or searched in a tree
     /// of its own, a common one walks the index; each equal to brute force.
     @Test func numericFiltersAreCountedBeforeTheSearch() throws {
+        try #require(Self.columnsReady)
         let from = GeoPoint(lat: 51.5, lon: -0.12)
         let weights = Self.typedDogs.map { r, record -> Double in if case .dog(let d) = record { d.weightKg } else { .nan } }
         for (text, plan) in [(#"{"weight_kg": {"min": 200}}"#, QueryPlan.empty), (#"{"weight_kg": {"max": 1.5}}"#, .filterFirst),

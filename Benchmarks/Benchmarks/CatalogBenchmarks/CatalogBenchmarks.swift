@@ -40,7 +40,8 @@ let catFilter = try! RecordFilter.parse(try! JSONReader.parse(#"{"animal":{"spec
 
 // The selectivity sweep (issue 15): the filters of Benchmarks/peers/filtered_nearest.py on the
 // 50,000 dogs — none, available and 5–25 kg (~30%), the breed closest to 1% of the dogs, the
-// one closest to 0.25%, and a breed no dog has — for nearest k=5 and radius 4 km and 10 km
+// one closest to 0.25%, and a breed no dog has — and two numeric-only ones (the heaviest
+// 0.25% of the dogs, a weight none has) for nearest k=5 and radius 4 km and 10 km
 // (limit 20, by distance). Centres: those of the PostGIS harness's requests when it has run
 // (`.build/peers/filtered_nearest/requests-100pct.jsonl`, the same 1,000 centres PostgreSQL
 // was timed on), else the dog centres above.
@@ -69,11 +70,17 @@ let sweepFilters: [(name: String, filter: RecordFilter)] = {
         try! RecordFilter.parse(try! JSONReader.parse(json), kind: "dog", today: today, breeds: breeds, species: engine.catalog.species)
     }
     let b1 = closest(0.01), b025 = closest(0.0025)
+    // Numeric conditions alone (value columns): the heaviest 0.25% of the dogs, and a weight none has.
+    let weights = all.hits.compactMap { h -> Double? in if case .dog(let d) = h.record { d.weightKg } else { nil } }.sorted(by: >)
+    let heavy = weights[n / 400 - 1], heaviest = weights[0]
+    let heavyCount = weights.filter { $0 >= heavy }.count
     return [("100%", .all),
             ("30%", parse(#"{"available":true,"weight_kg":{"min":5,"max":25}}"#)),
             ("1% (\(b1), \(counts[b1]!))", parse(#"{"breed":"\#(b1)"}"#)),
             ("0.25% (\(b025), \(counts[b025]!))", parse(#"{"breed":"\#(b025)"}"#)),
-            ("0 (\(none))", parse(#"{"breed":"\#(none)"}"#))]
+            ("0 (\(none))", parse(#"{"breed":"\#(none)"}"#)),
+            ("0.25% by weight (at least \(heavy) kg, \(heavyCount))", parse(#"{"weight_kg":{"min":\#(heavy)}}"#)),
+            ("0 by weight (over \(heaviest) kg)", parse(#"{"weight_kg":{"min":\#(heaviest + 0.1)}}"#))]
 }()
 
 nonisolated(unsafe) var cursor = 0
