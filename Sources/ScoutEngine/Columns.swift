@@ -135,7 +135,7 @@ struct RangeMatches {
     var columnBytes = 0
     /// kind → field → a column in the making on the spare core, with the snapshot it reads
     /// (held until the build takes it; the job sees it weakly).
-    var building: [String: [String: (job: SpareCore.Job<ValueColumn?>, source: Engine.TakenOnce<PointSet.Snapshot>)]] = [:]
+    var building: [String: [String: (job: SpareCore.Job<ValueColumn?>, source: Engine.TakenOnce<PointSet.Snapshot>, due: ContinuousClock.Instant)]] = [:]
     /// kind → ranges (sorted by field) → what a scan found.
     var found: [String: [[FilterRange]: Found]] = [:]
     /// Bytes of ``found``.
@@ -187,10 +187,25 @@ struct RangeMatches {
     }
 }
 
+/// What a scan of the value columns found for a filter's ranges.
+enum RangeScan: Equatable {
+    /// The live entries whose values lie in every range, ascending.
+    case found([Int32])
+    /// More than the limit (or the columns would pass their bound in bytes): walk the index.
+    case many
+    /// A column is being built on the spare core: walk the index for now, and do not
+    /// remember the plan (the next query may count).
+    case pending
+
+    /// The entries found, if any.
+    var entries: [Int32]? { if case .found(let e) = self { e } else { nil } }
+}
+
 extension Engine {
     /// The live entries of `snap` whose values lie in every one of `ranges`, ascending, when
-    /// the values of at most `limit` entries (live or not) do; `nil` when more do, or when
-    /// the kind's columns would pass ``RangeMatches/maximumColumnBytes``.
+    /// the values of at most `limit` entries (live or not) do; ``RangeScan/many`` when more
+    /// do, or when the kind's columns would pass ``RangeMatches/maximumColumnBytes``;
+    /// ``RangeScan/pending`` while a column is built on the spare core.
     ///
     /// A set of ranges asked again at a later snapshot of the same generation scans only the
     /// entries appended since; one found common is not scanned again until the entries have
@@ -199,15 +214,15 @@ extension Engine {
     /// - Complexity: O(n) comparisons the first time at a generation (and O(n) record reads
     ///   for each field's column the first time), O(entries appended since) after, plus
     ///   O(matches) liveness tests.
-    func rangeCandidates(kind: String, _ snap: PointSet.Snapshot, _ ranges: [FilterRange], limit: Int) -> [Int32]? {
+    func rangeCandidates(kind: String, _ snap: PointSet.Snapshot, _ ranges: [FilterRange], limit: Int) -> RangeScan {
         let ranges = ranges.sorted { ($0.field, $0.lower, $0.upper) < ($1.field, $1.lower, $1.upper) }
         let end = snap.entryCount
         let earlier = rangeMatches.withLock { $0.found[kind]?[ranges] }.flatMap { $0.generation == snap.generation && $0.covered <= end ? $0 : nil }
         if let earlier, earlier.entries == nil, earlier.limit >= limit, end - earlier.covered <= RangeMatches.staleAfter(covered: earlier.covered) {
-            return nil
+            return .many
         }
         // (The entries whose values match only grow within a generation.)
-        if let before = earlier?.entries, before.count > limit { return nil }
+        if let before = earlier?.entries, before.count > limit { return .many }
         // Each range's column, carried to this snapshot.
         var columns: [ValueColumn] = []
         for r in ranges {
@@ -218,8 +233,8 @@ extension Engine {
                 continue
             }
             let held = rangeMatches.withLock { m in m.columnBytes - (m.columns[kind]?[r.field]?.bytes ?? 0) }
-            guard held + 8 * end <= RangeMatches.maximumColumnBytes else { return nil }
-            guard let column = newColumn(kind: kind, field: r.field, snap) else { return nil }
+            guard held + 8 * end <= RangeMatches.maximumColumnBytes else { return .many }
+            guard let column = newColumn(kind: kind, field: r.field, snap) else { return .pending }
             rangeMatches.withLock { $0.keep(column, kind: kind) }
             columns.append(column)
         }
@@ -233,27 +248,34 @@ extension Engine {
         }
         let result = RangeMatches.Found(generation: snap.generation, covered: end, entries: entries, limit: limit)
         rangeMatches.withLock { $0.keep(result, kind: kind, ranges) }
-        return entries?.filter { snap.isLiveEntry($0) }
+        return entries.map { .found($0.filter { snap.isLiveEntry($0) }) } ?? .many
     }
 
     /// A field's column for `snap`'s generation: built here for a kind of fewer than
     /// ``preparedFiltersMinimum`` entries (or with no spare core); for a larger one, taken
     /// from the spare core once built there (carried to `snap`), and `nil` until then (the
     /// query walks the index, as for a filter without ranges): ~20–60 ns a record, 20–60 ms
-    /// at a million, which no query waits for.
+    /// at a million, which no query waits for. The helper runs only on a core nothing else
+    /// wants, so on a busy machine it may not get to the build: a query asking after twice
+    /// the build's expected time (at least 10 ms) builds the column itself.
     func newColumn(kind: String, field: String, _ snap: PointSet.Snapshot) -> ValueColumn? {
         guard snap.entryCount >= Engine.preparedFiltersMinimum, SpareCore.hasHelper else { return ValueColumn(field: field, snap) }
         if let build = rangeMatches.withLock({ $0.building[kind]?[field] }) {
-            guard build.job.isFinished else { return nil }
+            let finished = build.job.isFinished
+            guard finished || ContinuousClock.now >= build.due else { return nil }
             rangeMatches.withLock { m in if m.building[kind]?[field]?.job === build.job { m.building[kind]?[field] = nil } }
+            // The helper is late: built here.
+            guard finished else { return ValueColumn(field: field, snap) }
             if let column = build.job.result()?.carried(to: snap) { return column }
             // (Another generation's, or its snapshot let go: a new build below.)
         }
         let source = TakenOnce(snap)
-        let job = SpareCore.post(expectedNanoseconds: 60 * snap.entryCount) { [weak source] in
+        let expected = 60 * snap.entryCount
+        let job = SpareCore.post(expectedNanoseconds: expected) { [weak source] in
             source?.take().map { ValueColumn(field: field, $0) }
         }
-        rangeMatches.withLock { $0.building[kind, default: [:]][field] = (job, source) }
+        let due = ContinuousClock.now + .nanoseconds(max(2 * expected, 10_000_000))
+        rangeMatches.withLock { $0.building[kind, default: [:]][field] = (job, source, due) }
         return nil
     }
 }

@@ -136,6 +136,9 @@ extension Engine {
         let report: PlanReport
         var candidates: [Int32]? = nil
         var tree: PointSet.Snapshot? = nil
+        /// Chosen while a value column was in the making: not remembered (``PlanMemo``), so
+        /// that a later query at the same snapshot counts the ranges once it is built.
+        var provisional = false
     }
 
     /// Chooses a plan for a filtered query from the counts of its categorical keys (posting
@@ -158,18 +161,21 @@ extension Engine {
             }
         }
         let source: CandidateSource
+        var pending = false
         if let best, best.count <= limit || filter.ranges.isEmpty {
             source = .key(best.key, best.lists)
-        } else if let found = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(limit, best?.count ?? Int.max)) {
-            source = .ranges(filter.ranges, found)
-        } else if let best {
-            source = .key(best.key, best.lists)
         } else {
-            return walk
+            let scan = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(limit, best?.count ?? Int.max))
+            pending = scan == .pending
+            if case .found(let found) = scan { source = .ranges(filter.ranges, found) }
+            else if let best { source = .key(best.key, best.lists) }
+            else { return Planned(report: walk.report, provisional: pending) }
         }
         let count = source.count(snap, best?.count)
         func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: source.field, candidates: count) }
-        if count > Engine.filterIndexLimit(records: n) && choice == .automatic { return Planned(report: report(.indexWalk)) }
+        if count > Engine.filterIndexLimit(records: n) && choice == .automatic {
+            return Planned(report: report(.indexWalk), provisional: pending)
+        }
         func filterIndex() -> Planned { Planned(report: report(.filterIndex), tree: filterTree(kind: kind, snap, source, count: count)) }
         func filterFirst() -> Planned {
             withinDisc ? Planned(report: report(.filterFirst), candidates: source.candidates(snap)) : filterIndex()
@@ -248,7 +254,7 @@ extension Engine {
         // (With text scores the filter is tested on the records, as it always was; an empty
         // plan tests nothing.)
         if bits == nil && scores == nil && !empty { bits = filterBitmap(kind: kind, snap, filter) }
-        if remembered == nil || (remembered?.bits == nil && bits != nil) {
+        if !planned.provisional && (remembered == nil || (remembered?.bits == nil && bits != nil)) {
             planMemo.withLock { $0.keep(snap, filter: id, choice: choice, withinDisc: withinDisc, planned, bits: bits) }
         }
         return (planned, empty ? nil : Engine.test(filter, bits: bits, snap, scores))
