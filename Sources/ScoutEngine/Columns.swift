@@ -153,6 +153,12 @@ struct RangeMatches {
     /// exact, only slower).
     static func staleAfter(covered: Int) -> Int { max(1_024, covered / 32) }
 
+    /// Ranges in the order they are cached under (by field, then bounds), so that a filter's
+    /// conditions in another order find the same entry.
+    static func ordered(_ ranges: [FilterRange]) -> [FilterRange] {
+        ranges.sorted { ($0.field, $0.lower, $0.upper) < ($1.field, $1.lower, $1.upper) }
+    }
+
     /// Keeps a field's column (a newer one replaces an older; a new generation of the kind
     /// drops the kind's columns and results).
     mutating func keep(_ column: ValueColumn, kind: String) {
@@ -160,7 +166,7 @@ struct RangeMatches {
             guard column.generation > other.generation else { return }
             columnBytes -= columns[kind]!.values.reduce(0) { $0 + $1.bytes }
             columns[kind] = [:]
-            foundBytes -= found[kind]?.values.reduce(0) { $0 + $1.bytes } ?? 0
+            foundBytes -= found[kind]?.reduce(0) { $0 + $1.value.bytes + RangeMatches.keyBytes($1.key) } ?? 0
             found[kind] = nil
         }
         if let old = columns[kind]?[column.field] {
@@ -171,19 +177,23 @@ struct RangeMatches {
         columnBytes += column.bytes
     }
 
+    /// Bytes a result is counted for besides its entries: its ranges, as the key.
+    static func keyBytes(_ ranges: [FilterRange]) -> Int { ranges.reduce(32) { $0 + 40 + $1.field.utf8.count } }
+
     /// Keeps a scan's result for a kind's ranges.
     mutating func keep(_ result: Found, kind: String, _ ranges: [FilterRange]) {
+        let key = RangeMatches.keyBytes(ranges)
         if let old = found[kind]?[ranges] {
             guard result.generation > old.generation || (result.generation == old.generation && result.covered >= old.covered) else { return }
-            foundBytes -= old.bytes
+            foundBytes -= old.bytes + key
         }
-        if foundBytes + result.bytes > RangeMatches.maximumFoundBytes {
+        if foundBytes + result.bytes + key > RangeMatches.maximumFoundBytes {
             found = [:]
             foundBytes = 0
-            guard result.bytes <= RangeMatches.maximumFoundBytes else { return }
+            guard result.bytes + key <= RangeMatches.maximumFoundBytes else { return }
         }
         found[kind, default: [:]][ranges] = result
-        foundBytes += result.bytes
+        foundBytes += result.bytes + key
     }
 }
 
@@ -215,7 +225,7 @@ extension Engine {
     ///   for each field's column the first time), O(entries appended since) after, plus
     ///   O(matches) liveness tests.
     func rangeCandidates(kind: String, _ snap: PointSet.Snapshot, _ ranges: [FilterRange], limit: Int) -> RangeScan {
-        let ranges = ranges.sorted { ($0.field, $0.lower, $0.upper) < ($1.field, $1.lower, $1.upper) }
+        let ranges = RangeMatches.ordered(ranges)
         let end = snap.entryCount
         let earlier = rangeMatches.withLock { $0.found[kind]?[ranges] }.flatMap { $0.generation == snap.generation && $0.covered <= end ? $0 : nil }
         if let earlier, earlier.entries == nil, earlier.limit >= limit, end - earlier.covered <= RangeMatches.staleAfter(covered: earlier.covered) {

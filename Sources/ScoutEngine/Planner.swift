@@ -233,7 +233,7 @@ extension Engine {
         var treeKey: FilterTrees.Key {
             switch self {
             case .key(let key, _): .key(key)
-            case .ranges(let ranges, _): .ranges(ranges.sorted { ($0.field, $0.lower, $0.upper) < ($1.field, $1.lower, $1.upper) })
+            case .ranges(let ranges, _): .ranges(RangeMatches.ordered(ranges))
             }
         }
     }

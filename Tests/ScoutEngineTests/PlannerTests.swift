@@ -401,6 +401,13 @@ import Testing
         }
         let m = e.rangeMatches.withLock { $0 }
         #expect(m.columns["dog"]?.count == 2 && m.columnBytes == m.columns["dog"]!.values.reduce(0) { $0 + $1.bytes })
+        #expect(m.foundBytes == m.found.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.value.bytes + RangeMatches.keyBytes($1.key) } })
+        // Endless distinct ranges keep the results within their bound.
+        let snap = try #require(e.pointSet(kind: "dog")).snapshot()
+        for i in 0..<20_000 { _ = e.rangeCandidates(kind: "dog", snap, [FilterRange(field: "weight_kg", lower: 60 + Double(i) / 1e4, upper: 200)], limit: 2_000) }
+        let after = e.rangeMatches.withLock { $0 }
+        #expect(after.foundBytes <= RangeMatches.maximumFoundBytes && after.foundBytes > 0)
+        #expect(after.foundBytes == after.found.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.value.bytes + RangeMatches.keyBytes($1.key) } })
     }
 
     /// A filter asked often enough gets a bitmap of the entries it selects; answers are the
