@@ -157,7 +157,8 @@ public enum FilterKey: Sendable, Hashable {
 /// A numeric condition a filter implies, by which a query planner can count the matching
 /// records from a column of the field's values before searching: a record that matches the
 /// filter has a value of ``field`` within ``lower`` ... ``upper`` (a list of values gives
-/// its smallest and largest; `available` is 1 or 0).
+/// its smallest and largest; `available` is 1 or 0). A dog's age, which depends on the day
+/// asked, is a range of `birth_day` (``ofAge(_:on:)``).
 public struct FilterRange: Sendable, Hashable {
     /// The field (one of ``fields(kind:)``).
     public let field: String
@@ -176,11 +177,19 @@ public struct FilterRange: Sendable, Hashable {
     /// Whether a value lies in the range (never for NaN, a record without the field).
     @inline(__always) public func contains(_ x: Double) -> Bool { x >= lower && x <= upper }
 
+    /// The range of `birth_day` (days since 1970-01-01) of the dogs whose age on `today`
+    /// (``Dog/ageYears(on:)``) lies in `years`, widened by a day each side so that rounding
+    /// never leaves a matching dog out.
+    public static func ofAge(_ years: ClosedRange<Double>, on today: LocalDate) -> FilterRange {
+        let t = Double(today.daysSinceEpoch)
+        return FilterRange(field: "birth_day", lower: t - years.upperBound * 365.2425 - 1, upper: t - years.lowerBound * 365.2425 + 1)
+    }
+
     /// The fields of a kind that have ranges: values stored on the record, that no date or
     /// review changes (a review replaces the record).
     public static func fields(kind: String) -> [String] {
         switch kind {
-        case "dog": ["weight_kg", "owner_experience", "available"]
+        case "dog": ["weight_kg", "owner_experience", "available", "birth_day"]
         case "gym": ["votes_up"]
         default: []
         }
@@ -192,6 +201,7 @@ public struct FilterRange: Sendable, Hashable {
         case (.dog(let d), "weight_kg"): d.weightKg
         case (.dog(let d), "owner_experience"): Double(d.ownerExperience)
         case (.dog(let d), "available"): d.available ? 1 : 0
+        case (.dog(let d), "birth_day"): Double(d.birthDate.daysSinceEpoch)
         case (.gym(let g), "votes_up"): Double(g.upVotes)
         default: .nan
         }

@@ -100,7 +100,9 @@ extension RecordFilter {
             case .sex(let sex):
                 guard ["male", "female"].contains(sex) else { throw ScoutError(.invalidRequest, "sex is male or female", path: "sex") }
                 tests.append { if case .dog(let d) = $0 { d.sex == sex } else { false } }
-            case .ageYears(let r): tests.append { if case .dog(let d) = $0 { r.contains(d.ageYears(on: today)) } else { false } }
+            case .ageYears(let r):
+                ranges.append(.ofAge(r, on: today))
+                tests.append { if case .dog(let d) = $0 { r.contains(d.ageYears(on: today)) } else { false } }
             case .weightKg(let r):
                 ranges.append(FilterRange(field: "weight_kg", lower: r.lowerBound, upper: r.upperBound))
                 tests.append { if case .dog(let d) = $0 { r.contains(d.weightKg) } else { false } }

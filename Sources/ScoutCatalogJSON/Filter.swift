@@ -29,7 +29,7 @@ extension RecordFilter {
             tests.append(try condition(kind: kind, key: key, value, today: today, breeds: breeds, species: species, path: at(key)))
         }
         let keys = try planningKeys(kind: kind, members, breeds: breeds, species: species, path: path)
-        let ranges = try planningRanges(kind: kind, members, path: path)
+        let ranges = try planningRanges(kind: kind, members, today: today, path: path)
         var w = JSONWriter()
         w.value(v)
         // Only short filters are remembered, so the engine's cache of them stays small in bytes.
@@ -39,17 +39,18 @@ extension RecordFilter {
     }
 
     /// The numeric ranges of a parsed filter (its values already validated).
-    private static func planningRanges(kind: String, _ members: [(String, JSONValue)], path: String) throws(ScoutError) -> [FilterRange] {
+    private static func planningRanges(kind: String, _ members: [(String, JSONValue)], today: LocalDate,
+                                       path: String) throws(ScoutError) -> [FilterRange] {
         let fields = FilterRange.fields(kind: kind)
         var ranges: [FilterRange] = []
-        for (key, v) in members where fields.contains(key) {
+        for (key, v) in members where fields.contains(key) || (kind == "dog" && key == "age_years") {
             if case .bool(let want) = v {
                 ranges.append(FilterRange(field: key, lower: want ? 1 : 0, upper: want ? 1 : 0))
                 continue
             }
             let m = try NumberMatch(v, path: "\(path).\(key)")
-            if let r = m.range { ranges.append(FilterRange(field: key, lower: r.lowerBound, upper: r.upperBound)) }
-            else if let lo = m.values.min(), let hi = m.values.max() { ranges.append(FilterRange(field: key, lower: lo, upper: hi)) }
+            guard let r = m.range ?? m.values.min().flatMap({ lo in m.values.max().map { lo...$0 } }) else { continue }
+            ranges.append(key == "age_years" ? .ofAge(r, on: today) : FilterRange(field: key, lower: r.lowerBound, upper: r.upperBound))
         }
         return ranges
     }

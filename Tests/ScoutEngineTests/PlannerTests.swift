@@ -7,6 +7,7 @@ import ScoutGeodesy
 import ScoutIndex
 import ScoutJSON
 import ScoutTestSupport
+import ScoutTime
 import Testing
 
 /// The query planner (issue 15): every plan — index walk, filter first, the key's own tree and
@@ -18,6 +19,9 @@ import Testing
     /// Weight conditions from common to matching no sample dog (the heaviest weighs 128.8 kg).
     static let weights = [#"{"min": 5, "max": 25}"#, #"{"min": 76}"#, #"{"min": 92}"#, #"{"min": 110}"#, #"{"max": 1.5}"#,
                           #"{"min": 200}"#, "[3, 40]"]
+
+    /// Age conditions (ranges of birth days), from common to matching no sample dog.
+    static let ages = [#"{"max": 0.5}"#, #"{"min": 14}"#, #"{"min": 2, "max": 6}"#, #"{"min": 30}"#, "[3, 4.5]"]
 
     /// A random dog filter: a breed condition (posting lists) with or without numeric ones,
     /// or numeric conditions alone (value columns).
@@ -34,6 +38,7 @@ import Testing
             members.append(#""weight_kg": \#(weights.randomElement(using: &rng)!)"#)
             if Bool.random(using: &rng) { members.append(#""available": \#(Bool.random(using: &rng))"#) }
             if Bool.random(using: &rng) { members.append(#""owner_experience": [\#(Int.random(in: 1...5, using: &rng)), 5]"#) }
+            if Int.random(in: 0..<3, using: &rng) == 0 { members.append(#""age_years": \#(ages.randomElement(using: &rng)!)"#) }
         }
         let text = "{" + members.joined(separator: ",") + "}"
         let f = try! RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds,
@@ -91,7 +96,7 @@ import Testing
     /// records or more builds them there; its queries walk the index until then). Read by
     /// every test that draws numeric filters, so their range plans are exercised.
     static let columnsReady: Bool = {
-        let ranges = ["weight_kg", "available", "owner_experience"].map { FilterRange(field: $0, lower: -.infinity, upper: .infinity) }
+        let ranges = ["weight_kg", "available", "owner_experience", "birth_day"].map { FilterRange(field: $0, lower: -.infinity, upper: .infinity) }
         let snap = Sample.engine.pointSet(kind: "dog")!.snapshot()
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -342,15 +347,27 @@ import Testing
     /// same ranges (a list gives its smallest and largest value; `available` is 1 or 0), and
     /// the typed dog filter its breed and owner keys.
     @Test func filtersDeclareTheirRanges() throws {
-        let f = try RecordFilter.parse(Sample.json(#"{"weight_kg": [12, 3, 40], "available": false, "owner_experience": {"min": 2}, "sex": "male"}"#),
+        let f = try RecordFilter.parse(Sample.json(#"{"weight_kg": [12, 3, 40], "available": false, "owner_experience": {"min": 2}, "sex": "male", "age_years": {"min": 2, "max": 6}}"#),
                                        kind: "dog", today: Sample.today)
         let ranges = Set(f.ranges)
+        let t = Double(Sample.today.daysSinceEpoch)
         #expect(ranges == [FilterRange(field: "weight_kg", lower: 3, upper: 40), FilterRange(field: "available", lower: 0, upper: 0),
-                           FilterRange(field: "owner_experience", lower: 2, upper: .infinity)])
+                           FilterRange(field: "owner_experience", lower: 2, upper: .infinity),
+                           FilterRange(field: "birth_day", lower: t - 6 * 365.2425 - 1, upper: t - 2 * 365.2425 + 1)])
+        // Every sample dog whose age lies in a range has its birth day in the range's birth days.
+        for years in [0...0.5, 2...6, 14...Double.infinity, 3...3, -Double.infinity...1] {
+            let r = FilterRange.ofAge(years, on: Sample.today)
+            for (_, record) in Self.typedDogs {
+                guard case .dog(let d) = record, years.contains(d.ageYears(on: Sample.today)) else { continue }
+                #expect(r.contains(FilterRange.value(of: record, field: "birth_day")), "\(years)")
+            }
+        }
         let g = try RecordFilter.parse(Sample.json(#"{"votes_up": {"max": 10}}"#), kind: "gym", today: Sample.today)
         #expect(g.ranges == [FilterRange(field: "votes_up", lower: -.infinity, upper: 10)])
-        let typed = try RecordFilter.dogs(.weightKg(5...25), .available, .owner("o-1"), .breed(["Pug"]), breeds: Sample.catalog.breeds)
-        #expect(Set(typed.ranges) == [FilterRange(field: "weight_kg", lower: 5, upper: 25), FilterRange(field: "available", lower: 1, upper: 1)])
+        let typed = try RecordFilter.dogs(.weightKg(5...25), .available, .owner("o-1"), .breed(["Pug"]), .ageYears(1...3), today: Sample.today,
+                                          breeds: Sample.catalog.breeds)
+        #expect(Set(typed.ranges) == [FilterRange(field: "weight_kg", lower: 5, upper: 25), FilterRange(field: "available", lower: 1, upper: 1),
+                                      .ofAge(1...3, on: Sample.today)])
         #expect(Set(typed.keys) == [.dogOwner(["o-1"]), .dogBreed(["pug"])])
         // Every sample dog the filters select has its values within their ranges.
         for (_, record) in Self.typedDogs where f.matches(record) || typed.matches(record) {
