@@ -163,15 +163,15 @@ extension Engine {
         let source: CandidateSource
         var pending = false
         if let best, best.count <= limit || filter.ranges.isEmpty {
-            source = .key(best.key, best.lists)
+            source = .key(best.key, best.lists, count: best.count)
         } else {
             let scan = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(limit, best?.count ?? Int.max))
             pending = scan == .pending
             if case .found(let found) = scan { source = .ranges(filter.ranges, found) }
-            else if let best { source = .key(best.key, best.lists) }
+            else if let best { source = .key(best.key, best.lists, count: best.count) }
             else { return Planned(report: walk.report, provisional: pending) }
         }
-        let count = source.count(snap, best?.count)
+        let count = source.count
         func report(_ plan: QueryPlan) -> PlanReport { PlanReport(plan: plan, records: n, key: source.field, candidates: count) }
         if count > Engine.filterIndexLimit(records: n) && choice == .automatic {
             return Planned(report: report(.indexWalk), provisional: pending)
@@ -194,22 +194,23 @@ extension Engine {
     /// Where a plan's candidates come from: a categorical key's posting lists, or the
     /// entries a scan of the value columns found for numeric ranges.
     enum CandidateSource {
-        case key(FilterKey, PostingLists)
+        /// The key, its lists, and how many live records it allows.
+        case key(FilterKey, PostingLists, count: Int)
         /// The ranges, and the live entries of the snapshot whose values lie in them.
         case ranges([FilterRange], [Int32])
 
         /// The field named in `explain` (ranges: their fields, joined by commas).
         var field: String {
             switch self {
-            case .key(let key, _): key.field
+            case .key(let key, _, _): key.field
             case .ranges(let ranges, _): Array(Set(ranges.map(\.field))).sorted().joined(separator: ",")
             }
         }
 
-        /// The candidates' number (`keyCount`: the key's, already counted).
-        func count(_ snap: PointSet.Snapshot, _ keyCount: Int?) -> Int {
+        /// The candidates' number.
+        var count: Int {
             switch self {
-            case .key(let key, let lists): keyCount ?? lists.count(key, snap)
+            case .key(_, _, let count): count
             case .ranges(_, let found): found.count
             }
         }
@@ -217,22 +218,15 @@ extension Engine {
         /// The live candidates at `snap`, ascending; only those numbered `start` or more when given.
         func candidates(_ snap: PointSet.Snapshot, from start: Int = 0) -> [Int32] {
             switch self {
-            case .key(let key, let lists): return lists.candidates(key, snap, from: start)
-            case .ranges(_, let found):
-                guard start > 0 else { return found }
-                var low = 0, high = found.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if Int(found[mid]) < start { low = mid + 1 } else { high = mid }
-                }
-                return Array(found[low...])
+            case .key(let key, let lists, _): lists.candidates(key, snap, from: start)
+            case .ranges(_, let found): start > 0 ? Array(found.suffix(fromEntry: start)) : found
             }
         }
 
         /// The key the candidates' tree is cached under.
         var treeKey: FilterTrees.Key {
             switch self {
-            case .key(let key, _): .key(key)
+            case .key(let key, _, _): .key(key)
             case .ranges(let ranges, _): .ranges(RangeMatches.ordered(ranges))
             }
         }

@@ -263,15 +263,7 @@ final class PostingLists: Sendable, SnapshotStamped {
     ///
     /// - Complexity: O(log m) plus the entries from `start` on in the key's lists.
     func candidates(_ key: FilterKey, _ snap: PointSet.Snapshot, from start: Int = 0) -> [Int32] {
-        /// The part of an ascending list from `start` on.
-        func from(_ list: [Int32]) -> ArraySlice<Int32> {
-            var low = 0, high = list.count
-            while low < high {
-                let mid = (low + high) / 2
-                if Int(list[mid]) < start { low = mid + 1 } else { high = mid }
-            }
-            return list[low...]
-        }
+        func from(_ list: [Int32]) -> ArraySlice<Int32> { list.suffix(fromEntry: start) }
         let f = key.field
         let parts = key.values.map { v -> [Int32] in
             var list = Array(from(base[f]?[v] ?? []))
@@ -283,5 +275,17 @@ final class PostingLists: Sendable, SnapshotStamped {
         }
         if parts.count == 1 { return parts[0] }
         return Array(Set(parts.joined())).sorted()
+    }
+}
+
+extension Array<Int32> {
+    /// The part of an ascending list of entry numbers from `start` on (binary search).
+    func suffix(fromEntry start: Int) -> ArraySlice<Int32> {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if Int(self[mid]) < start { low = mid + 1 } else { high = mid }
+        }
+        return self[low...]
     }
 }
