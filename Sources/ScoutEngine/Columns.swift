@@ -264,8 +264,9 @@ extension Engine {
     /// A field's column for `snap`'s generation: built here for a kind of fewer than
     /// ``preparedFiltersMinimum`` entries (or with no spare core); for a larger one, taken
     /// from the spare core once built there (carried to `snap`), and `nil` until then (the
-    /// query walks the index, as for a filter without ranges): ~20–60 ns a record, 20–60 ms
-    /// at a million, which no query waits for. The helper runs only on a core nothing else
+    /// query walks the index, as for a filter without ranges): one record read a record (an
+    /// estimate of 20–60 ns, not measured alone; 20–60 ms at a million), which no query
+    /// waits for. The helper runs only on a core nothing else
     /// wants, so on a busy machine it may not get to the build: a query asking after twice
     /// the build's expected time (at least 10 ms) builds the column itself.
     func newColumn(kind: String, field: String, _ snap: PointSet.Snapshot) -> ValueColumn? {
