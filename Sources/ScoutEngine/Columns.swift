@@ -280,13 +280,10 @@ extension Engine {
             if let column = build.job.result()?.carried(to: snap) { return column }
             // (Another generation's, or its snapshot let go: a new build below.)
         }
-        let source = TakenOnce(snap)
         let expected = 60 * snap.entryCount
-        let job = SpareCore.post(expectedNanoseconds: expected) { [weak source] in
-            source?.take().map { ValueColumn(field: field, $0) }
-        }
+        let build = Engine.postBuild(from: snap, expectedNanoseconds: expected) { ValueColumn(field: field, $0) }
         let due = ContinuousClock.now + .nanoseconds(max(2 * expected, 10_000_000))
-        rangeMatches.withLock { $0.building[kind, default: [:]][field] = (job, source, due) }
+        rangeMatches.withLock { $0.building[kind, default: [:]][field] = (build.job, build.source, due) }
         return nil
     }
 }

@@ -76,11 +76,10 @@ extension Engine {
     func prepareFilters(kind: String, at published: PointSet.Snapshot? = nil) {
         guard let snap = published ?? pointSet(kind: kind)?.snapshot(), snap.liveCount >= Engine.preparedFiltersMinimum else { return }
         if let cached = postingCache.withLock({ $0[kind] }), cached.generation == snap.generation { return }
-        let source = TakenOnce(snap)
         // ~1.2 µs a record measured on a quiet machine, 2.4 on a busy one; a query waiting
         // for the build sleeps (``SpareCore/waitSpinning``), so the margin costs no core.
-        let job = SpareCore.post(expectedNanoseconds: 4_000 * snap.liveCount) { [weak source] in source?.take().map { PostingLists($0) } }
-        postingBuilds.withLock { $0[kind] = (job, source) }
+        let build = Engine.postBuild(from: snap, expectedNanoseconds: 4_000 * snap.liveCount) { PostingLists($0) }
+        postingBuilds.withLock { $0[kind] = build }
     }
 
     /// Has a kind's point set report its compactions: a compaction renumbers the entries, so
@@ -128,6 +127,18 @@ extension Engine {
         init(_ value: Value) { self.value = Mutex(value) }
         /// The value the first time; `nil` after.
         func take() -> Value? { value.withLock { $0.take() } }
+    }
+
+    /// Posts a build from `snap` to the spare core, holding the snapshot only until the
+    /// build runs and only while the caller keeps the returned source: the job sees it
+    /// through a weak reference, so a build whose caller let go (an engine dropped) builds
+    /// nothing, and a second run of the job gives `nil`.
+    static func postBuild<T: Sendable>(from snap: PointSet.Snapshot, expectedNanoseconds: Int,
+                                       _ build: @escaping @Sendable (PointSet.Snapshot) -> T)
+        -> (job: SpareCore.Job<T?>, source: TakenOnce<PointSet.Snapshot>) {
+        let source = TakenOnce(snap)
+        let job = SpareCore.post(expectedNanoseconds: expectedNanoseconds) { [weak source] in source?.take().map(build) }
+        return (job, source)
     }
 
     /// A plan for a filtered query: the report, and the candidate entries (filter first)
