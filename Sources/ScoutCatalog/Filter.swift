@@ -177,6 +177,18 @@ public struct FilterRange: Sendable, Hashable {
     /// Whether a value lies in the range (never for NaN, a record without the field).
     @inline(__always) public func contains(_ x: Double) -> Bool { x >= lower && x <= upper }
 
+    /// The ranges a review condition's matches lie in: at least `minCount` ratings, and a mean
+    /// in `means` (none for the mean when the condition also takes a dog without ratings,
+    /// that is when `minCount` is 0 and `means` spans the whole 1–5 scale).
+    public static func ofReview(_ name: String, means: ClosedRange<Double>, minCount: Int) -> [FilterRange] {
+        var ranges: [FilterRange] = []
+        if !(minCount == 0 && means.lowerBound <= 1 && means.upperBound >= 5) {
+            ranges.append(FilterRange(field: name, lower: means.lowerBound, upper: means.upperBound))
+        }
+        if minCount > 1 { ranges.append(FilterRange(field: name + "_count", lower: Double(minCount), upper: .infinity)) }
+        return ranges
+    }
+
     /// The range of `birth_day` (days since 1970-01-01) of the dogs whose age on `today`
     /// (``Dog/ageYears(on:)``) lies in `years`, widened by a day each side so that rounding
     /// never leaves a matching dog out.
@@ -185,24 +197,40 @@ public struct FilterRange: Sendable, Hashable {
         return FilterRange(field: "birth_day", lower: t - years.upperBound * 365.2425 - 1, upper: t - years.lowerBound * 365.2425 + 1)
     }
 
-    /// The fields of a kind that have ranges: values stored on the record, that no date or
-    /// review changes (a review replaces the record).
+    /// The review aggregates of a dog whose conditions have ranges: each gives a field of its
+    /// mean (NaN without ratings) and one of its count (`<name>_count`).
+    public static let dogReviews = ["temperament", "excitability", "experience_needed"]
+
+    /// The fields of a kind that have ranges: values stored on the record (or its breed's,
+    /// fixed when the record is loaded), that no date changes and only a new record (a
+    /// review replaces the record) can change.
     public static func fields(kind: String) -> [String] {
         switch kind {
-        case "dog": ["weight_kg", "owner_experience", "available", "birth_day"]
-        case "gym": ["votes_up"]
+        case "dog": ["weight_kg", "owner_experience", "available", "birth_day", "experience_needed_estimate"]
+                    + dogReviews.flatMap { [$0, $0 + "_count"] } + Breed.Trait.allCases.map(\.rawValue)
+        case "gym": ["votes_up", "rating"]
         default: []
         }
     }
 
-    /// A record's value of a field of ``fields(kind:)``; NaN for a record of another kind.
+    /// A record's value of a field of ``fields(kind:)``; NaN for a record of another kind
+    /// (or a review mean without ratings).
     public static func value(of record: CatalogRecord, field: String) -> Double {
         switch (record, field) {
         case (.dog(let d), "weight_kg"): d.weightKg
         case (.dog(let d), "owner_experience"): Double(d.ownerExperience)
         case (.dog(let d), "available"): d.available ? 1 : 0
         case (.dog(let d), "birth_day"): Double(d.birthDate.daysSinceEpoch)
+        case (.dog(let d), "experience_needed_estimate"): d.experienceNeededEstimate
+        case (.dog(let d), "temperament"): d.temperament.mean ?? .nan
+        case (.dog(let d), "temperament_count"): Double(d.temperament.count)
+        case (.dog(let d), "excitability"): d.excitability.mean ?? .nan
+        case (.dog(let d), "excitability_count"): Double(d.excitability.count)
+        case (.dog(let d), "experience_needed"): d.experienceNeeded.mean ?? .nan
+        case (.dog(let d), "experience_needed_count"): Double(d.experienceNeeded.count)
+        case (.dog(let d), _): Breed.Trait(rawValue: field).map { Double(d.breed[$0]) } ?? .nan
         case (.gym(let g), "votes_up"): Double(g.upVotes)
+        case (.gym(let g), "rating"): Rating.wilsonLowerBound(up: g.upVotes, down: g.downVotes)
         default: .nan
         }
     }

@@ -112,10 +112,17 @@ extension RecordFilter {
             case .owner(let id):
                 keys.append(.dogOwner([id]))
                 tests.append { if case .dog(let d) = $0 { d.ownerID == id } else { false } }
-            case .trait(let t, let n): tests.append { if case .dog(let d) = $0 { d.breed[t] >= n } else { false } }
+            case .trait(let t, let n):
+                ranges.append(FilterRange(field: t.rawValue, lower: Double(n), upper: .infinity))
+                tests.append { if case .dog(let d) = $0 { d.breed[t] >= n } else { false } }
             case .temperament(let m, let count):
+                // (A dog without ratings counts as a mean of 0 here.)
+                if m > 0 { ranges.append(FilterRange(field: "temperament", lower: m, upper: .infinity)) }
+                if count > 0 { ranges.append(FilterRange(field: "temperament_count", lower: Double(count), upper: .infinity)) }
                 tests.append { if case .dog(let d) = $0 { d.temperament.count >= count && (d.temperament.mean ?? 0) >= m } else { false } }
-            case .handlerExperience(let x): tests.append { if case .dog(let d) = $0 { d.experienceNeededEstimate <= x } else { false } }
+            case .handlerExperience(let x):
+                ranges.append(FilterRange(field: "experience_needed_estimate", lower: -.infinity, upper: x))
+                tests.append { if case .dog(let d) = $0 { d.experienceNeededEstimate <= x } else { false } }
             }
         }
         return RecordFilter(conditions: tests, keys: keys, ranges: ranges)
@@ -123,13 +130,16 @@ extension RecordFilter {
 
     /// Gyms meeting every condition.
     public static func gyms(_ conditions: GymCondition...) -> RecordFilter {
-        RecordFilter(conditions: conditions.map { c -> @Sendable (CatalogRecord) -> Bool in
+        let ranges = conditions.compactMap { c -> FilterRange? in
+            if case .rating(let x) = c { FilterRange(field: "rating", lower: x, upper: .infinity) } else { nil }
+        }
+        return RecordFilter(conditions: conditions.map { c -> @Sendable (CatalogRecord) -> Bool in
             switch c {
             case .type(let types): { if case .gym(let g) = $0 { types.contains(g.type) } else { false } }
             case .openAt(let t): { if case .gym(let g) = $0 { g.openingHours?.isOpen(at: t, in: g.zone) ?? false } else { false } }
             case .rating(let x): { if case .gym(let g) = $0 { Rating.wilsonLowerBound(up: g.upVotes, down: g.downVotes) >= x } else { false } }
             }
-        })
+        }, keys: [], ranges: ranges)
     }
 
     /// Shelter animals (kind `animal`) meeting every condition.

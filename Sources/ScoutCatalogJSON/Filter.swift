@@ -43,7 +43,17 @@ extension RecordFilter {
                                        path: String) throws(ScoutError) -> [FilterRange] {
         let fields = FilterRange.fields(kind: kind)
         var ranges: [FilterRange] = []
-        for (key, v) in members where fields.contains(key) || (kind == "dog" && key == "age_years") {
+        for (key, v) in members where fields.contains(key) || (kind == "dog" && ["age_years", "handler_experience"].contains(key)) {
+            if kind == "dog" && FilterRange.dogReviews.contains(key) {
+                let m = try ReviewMatch(v, path: "\(path).\(key)")
+                ranges += FilterRange.ofReview(key, means: m.range, minCount: m.minCount)
+                continue
+            }
+            if kind == "dog" && key == "handler_experience", let x = v.double {
+                // A dog a handler of experience x can take: its estimate is at most x.
+                ranges.append(FilterRange(field: "experience_needed_estimate", lower: -.infinity, upper: x))
+                continue
+            }
             if case .bool(let want) = v {
                 ranges.append(FilterRange(field: key, lower: want ? 1 : 0, upper: want ? 1 : 0))
                 continue

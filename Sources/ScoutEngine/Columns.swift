@@ -61,6 +61,7 @@ struct ValueColumn: Sendable {
     ///   only for the entries the ranges before them allow.
     static func matching(_ ranges: [FilterRange], _ columns: [ValueColumn], from start: Int, below end: Int,
                          limit: Int) -> [Int32]? {
+        guard !ranges.isEmpty else { return end - start <= limit ? (start..<end).map { Int32(truncatingIfNeeded: $0) } : nil }
         var out: [Int32] = []
         let lower = ranges.map(\.lower), upper = ranges.map(\.upper), count = ranges.count
         var i = start
@@ -68,17 +69,22 @@ struct ValueColumn: Sendable {
             let c = i / chunkSize, offset = c * chunkSize
             let first = i - offset, stop = min(end, offset + chunkSize) - offset
             let within: Bool = withChunk(c, of: columns) { values in
+                // The first range over the chunk in a tight loop; the others only where it holds.
+                let head = values[0], lo = lower[0], hi = upper[0]
                 var j = first
                 while j < stop {
-                    var r = 0
-                    while r < count {
-                        let x = values[r][j]
-                        if !(x >= lower[r] && x <= upper[r]) { break }
-                        r += 1
-                    }
-                    if r == count {
-                        if out.count >= limit { return false }
-                        out.append(Int32(truncatingIfNeeded: offset + j))
+                    let x = head[j]
+                    if x >= lo && x <= hi {
+                        var r = 1
+                        while r < count {
+                            let y = values[r][j]
+                            if !(y >= lower[r] && y <= upper[r]) { break }
+                            r += 1
+                        }
+                        if r == count {
+                            if out.count >= limit { return false }
+                            out.append(Int32(truncatingIfNeeded: offset + j))
+                        }
                     }
                     j += 1
                 }
@@ -88,6 +94,22 @@ struct ValueColumn: Sendable {
             i = offset + stop
         }
         return out
+    }
+
+    /// `ranges` and their `columns` reordered, the range fewest of 256 entries spread over
+    /// those below `end` lie in first: ``matching(_:_:from:below:limit:)`` compares the first
+    /// range for every entry and the others only where the ones before hold.
+    static func bySelectivity(_ ranges: [FilterRange], _ columns: [ValueColumn], below end: Int) -> ([FilterRange], [ValueColumn]) {
+        guard ranges.count > 1, end > 0 else { return (ranges, columns) }
+        let samples = min(256, end)
+        let hits = zip(ranges, columns).map { r, column in
+            (0..<samples).reduce(0) { n, s in
+                let e = s * end / samples, c = e / chunkSize
+                return n + (r.contains(column.chunks[c][e - c * chunkSize]) ? 1 : 0)
+            }
+        }
+        let order = ranges.indices.sorted { (hits[$0], $0) < (hits[$1], $1) }
+        return (order.map { ranges[$0] }, order.map { columns[$0] })
     }
 
     /// Whether more than `limit` of the entries below `end` are likely to lie in every range,
@@ -141,10 +163,20 @@ struct RangeMatches {
     /// Bytes of ``found``.
     var foundBytes = 0
 
+    /// When each kind's field's column was last asked for (a count of asks), to choose the
+    /// columns to let go when a new one needs room.
+    var lastAsked: [String: [String: UInt64]] = [:]
+    /// Asks for columns so far.
+    var asks: UInt64 = 0
+
     /// Most bytes of columns (8 bytes an entry a field: three dog fields at a million dogs
-    /// take 24 MiB); a column that would pass it is not built, and its ranges are not
-    /// counted (the query walks the index, as for a filter without ranges).
+    /// take 24 MiB). A new column that would pass it lets go of the columns asked for least
+    /// recently (never one the same query needs); one that would pass it alone is not built,
+    /// and its ranges are not counted (the query walks the index, as for a filter without
+    /// ranges).
     static let maximumColumnBytes = 64 << 20
+    /// The bound in force: ``maximumColumnBytes`` (lowered by tests).
+    var columnBudget = RangeMatches.maximumColumnBytes
     /// Most bytes of scan results; past it they start over.
     static let maximumFoundBytes = 8 << 20
 
@@ -160,8 +192,9 @@ struct RangeMatches {
     }
 
     /// Keeps a field's column (a newer one replaces an older; a new generation of the kind
-    /// drops the kind's columns and results).
-    mutating func keep(_ column: ValueColumn, kind: String) {
+    /// drops the kind's columns and results), letting go of others asked for least recently
+    /// (not `kind`'s `needed` fields) if it needs the room; not kept if it cannot fit.
+    mutating func keep(_ column: ValueColumn, kind: String, needed: Set<String> = []) {
         if let other = columns[kind]?.values.first, other.generation != column.generation {
             guard column.generation > other.generation else { return }
             columnBytes -= columns[kind]!.values.reduce(0) { $0 + $1.bytes }
@@ -169,12 +202,35 @@ struct RangeMatches {
             foundBytes -= found[kind]?.reduce(0) { $0 + $1.value.bytes + RangeMatches.keyBytes($1.key) } ?? 0
             found[kind] = nil
         }
-        if let old = columns[kind]?[column.field] {
-            guard column.covered > old.covered else { return }
-            columnBytes -= old.bytes
-        }
+        if let old = columns[kind]?[column.field], column.covered <= old.covered { return }
+        guard makeRoom(column.bytes, kind: kind, field: column.field, needed: needed.union([column.field])) else { return }
+        if let old = columns[kind]?[column.field] { columnBytes -= old.bytes }
         columns[kind, default: [:]][column.field] = column
         columnBytes += column.bytes
+    }
+
+    /// A kind's field's column, if any, noted as asked for now.
+    mutating func column(kind: String, field: String) -> ValueColumn? {
+        asks += 1
+        lastAsked[kind, default: [:]][field] = asks
+        return columns[kind]?[field]
+    }
+
+    /// Lets go of the columns asked for least recently, other than `kind`'s `needed` fields,
+    /// until `bytes` more fit under ``columnBudget`` (counting `kind`'s `field` column,
+    /// which the new one replaces, as gone); whether they fit.
+    mutating func makeRoom(_ bytes: Int, kind: String, field: String, needed: Set<String>) -> Bool {
+        var held = columnBytes - (columns[kind]?[field]?.bytes ?? 0)
+        if held + bytes <= columnBudget { return true }
+        let candidates = columns.flatMap { k, byField in
+            byField.keys.filter { k != kind || !needed.contains($0) }.map { (kind: k, field: $0, asked: lastAsked[k]?[$0] ?? 0) }
+        }.sorted { $0.asked < $1.asked }
+        for c in candidates where held + bytes > columnBudget {
+            guard let gone = columns[c.kind]?.removeValue(forKey: c.field) else { continue }
+            columnBytes -= gone.bytes
+            held -= gone.bytes
+        }
+        return held + bytes <= columnBudget
     }
 
     /// Bytes a result is counted for besides its entries: its ranges, as the key.
@@ -214,7 +270,7 @@ enum RangeScan: Equatable {
 extension Engine {
     /// The live entries of `snap` whose values lie in every one of `ranges`, ascending, when
     /// the values of at most `limit` entries (live or not) do; ``RangeScan/many`` when more
-    /// do, or when the kind's columns would pass ``RangeMatches/maximumColumnBytes``;
+    /// do, or when a column needed could not fit under ``RangeMatches/columnBudget``;
     /// ``RangeScan/pending`` while a column is built on the spare core.
     ///
     /// A set of ranges asked again at a later snapshot of the same generation scans only the
@@ -235,26 +291,27 @@ extension Engine {
         if let before = earlier?.entries, before.count > limit { return .many }
         // Each range's column, carried to this snapshot.
         var columns: [ValueColumn] = []
+        let needed = Set(ranges.map(\.field))
         for r in ranges {
-            let cached = rangeMatches.withLock { $0.columns[kind]?[r.field] }
+            let cached = rangeMatches.withLock { $0.column(kind: kind, field: r.field) }
             if let column = cached?.carried(to: snap) {
-                if column.covered != cached?.covered { rangeMatches.withLock { $0.keep(column, kind: kind) } }
+                if column.covered != cached?.covered { rangeMatches.withLock { $0.keep(column, kind: kind, needed: needed) } }
                 columns.append(column)
                 continue
             }
-            let held = rangeMatches.withLock { m in m.columnBytes - (m.columns[kind]?[r.field]?.bytes ?? 0) }
-            guard held + 8 * end <= RangeMatches.maximumColumnBytes else { return .many }
+            guard rangeMatches.withLock({ $0.makeRoom(8 * end, kind: kind, field: r.field, needed: needed) }) else { return .many }
             guard let column = newColumn(kind: kind, field: r.field, snap) else { return .pending }
-            rangeMatches.withLock { $0.keep(column, kind: kind) }
+            rangeMatches.withLock { $0.keep(column, kind: kind, needed: needed) }
             columns.append(column)
         }
         var entries: [Int32]?
+        let (scanned, scannedColumns) = ValueColumn.bySelectivity(ranges, columns, below: end)
         if earlier?.entries == nil, ValueColumn.likelyMoreThan(limit, ranges, columns, below: end) {
             entries = nil
         } else if let earlier, let before = earlier.entries, before.count <= limit {
-            entries = ValueColumn.matching(ranges, columns, from: earlier.covered, below: end, limit: limit - before.count).map { before + $0 }
+            entries = ValueColumn.matching(scanned, scannedColumns, from: earlier.covered, below: end, limit: limit - before.count).map { before + $0 }
         } else {
-            entries = ValueColumn.matching(ranges, columns, from: 0, below: end, limit: limit)
+            entries = ValueColumn.matching(scanned, scannedColumns, from: 0, below: end, limit: limit)
         }
         let result = RangeMatches.Found(generation: snap.generation, covered: end, entries: entries, limit: limit)
         rangeMatches.withLock { $0.keep(result, kind: kind, ranges) }

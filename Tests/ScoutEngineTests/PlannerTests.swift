@@ -33,17 +33,50 @@ import Testing
             members.append(#""breed": [\#(chosen.map { "\"\($0)\"" }.joined(separator: ","))]"#)
             if Bool.random(using: &rng) { members.append(#""available": true"#) }
             if Bool.random(using: &rng) { members.append(#""weight_kg": {"min": 5, "max": 25}"#) }
-        } else {
+        } else if Bool.random(using: &rng) {
             // Numeric conditions only (value columns): from common to matching nothing.
             members.append(#""weight_kg": \#(weights.randomElement(using: &rng)!)"#)
             if Bool.random(using: &rng) { members.append(#""available": \#(Bool.random(using: &rng))"#) }
             if Bool.random(using: &rng) { members.append(#""owner_experience": [\#(Int.random(in: 1...5, using: &rng)), 5]"#) }
             if Int.random(in: 0..<3, using: &rng) == 0 { members.append(#""age_years": \#(ages.randomElement(using: &rng)!)"#) }
+        } else {
+            // Reviews, breed traits and the handler's experience (value columns too).
+            repeat {
+                if Bool.random(using: &rng) { members.append(reviewCondition(&rng)) }
+                if Int.random(in: 0..<3, using: &rng) == 0 { members.append(traitCondition(&rng)) }
+                if Int.random(in: 0..<3, using: &rng) == 0 {
+                    members.append(#""handler_experience": \#(Double(Int.random(in: 2...10, using: &rng)) / 2)"#)
+                }
+            } while members.isEmpty
+            if Int.random(in: 0..<4, using: &rng) == 0 { members.append(#""weight_kg": \#(weights.randomElement(using: &rng)!)"#) }
         }
         let text = "{" + members.joined(separator: ",") + "}"
         let f = try! RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds,
                                         species: Sample.catalog.species)
         return (f, text)
+    }
+
+    /// A random condition on one of a dog's review aggregates, from any dog (no ratings
+    /// needed) to none.
+    static func reviewCondition(_ rng: inout SplitMix64) -> String {
+        let name = FilterRange.dogReviews.randomElement(using: &rng)!
+        var parts: [String] = []
+        if Bool.random(using: &rng) { parts.append(#""min": \#(Double(Int.random(in: 2...10, using: &rng)) / 2)"#) }
+        if Int.random(in: 0..<3, using: &rng) == 0 { parts.append(#""max": \#(Double(Int.random(in: 2...10, using: &rng)) / 2)"#) }
+        if Bool.random(using: &rng) { parts.append(#""min_count": \#([0, 0, 1, 2, 5, 9, 40].randomElement(using: &rng)!)"#) }
+        // (min above max is refused: keep the pair ordered.)
+        if parts.count >= 2, parts[0].hasPrefix(#""min""#), parts[1].hasPrefix(#""max""#) {
+            let lo = Double(parts[0].split(separator: " ").last!)!, hi = Double(parts[1].split(separator: " ").last!)!
+            if lo > hi { parts[1] = #""max": \#(lo)"# }
+        }
+        return #""\#(name)": {\#(parts.joined(separator: ", "))}"#
+    }
+
+    /// A random condition on a dog's breed trait: a range or a list of levels.
+    static func traitCondition(_ rng: inout SplitMix64) -> String {
+        let trait = Breed.Trait.allCases.randomElement(using: &rng)!.rawValue
+        return Bool.random(using: &rng) ? #""\#(trait)": {"min": \#(Int.random(in: 1...5, using: &rng))}"#
+                                        : #""\#(trait)": [\#(Int.random(in: 1...5, using: &rng)), \#(Int.random(in: 1...5, using: &rng))]"#
     }
 
     /// The sample dogs with their typed records, read once.
@@ -91,12 +124,12 @@ import Testing
         return job.isFinished
     }
 
-    /// Whether the sample engine's dog value columns (weight, availability, owner experience)
-    /// are in place, waiting up to 30 s for the spare core to build them (a kind of 8,192
+    /// Whether the sample engine's dog value columns (every field of
+    /// `FilterRange.fields(kind: "dog")`) are in place, waiting up to 30 s for the spare core to build them (a kind of 8,192
     /// records or more builds them there; its queries walk the index until then). Read by
     /// every test that draws numeric filters, so their range plans are exercised.
     static let columnsReady: Bool = {
-        let ranges = ["weight_kg", "available", "owner_experience", "birth_day"].map { FilterRange(field: $0, lower: -.infinity, upper: .infinity) }
+        let ranges = FilterRange.fields(kind: "dog").map { FilterRange(field: $0, lower: -.infinity, upper: .infinity) }
         let snap = Sample.engine.pointSet(kind: "dog")!.snapshot()
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -376,6 +409,55 @@ import Testing
         }
     }
 
+    /// Review, breed-trait, handler and gym-rating conditions declare ranges that every
+    /// record they select lies in (the planner counts candidates from them and tests the
+    /// whole filter on those only: a range that left a match out would lose it), and ranges
+    /// as tight as the condition allows.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func reviewTraitAndHandlerConditionsDeclareRangesEveryMatchLiesIn(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<40 {
+            let text = "{" + [Self.reviewCondition(&rng), Self.traitCondition(&rng),
+                              #""handler_experience": \#(Double(Int.random(in: 2...10, using: &rng)) / 2)"#]
+                .filter { _ in Bool.random(using: &rng) }.joined(separator: ",") + "}"
+            let f = try RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today)
+            for (_, record) in Self.typedDogs where f.matches(record) {
+                for r in f.ranges { #expect(r.contains(FilterRange.value(of: record, field: r.field)), "\(text): \(r)") }
+            }
+        }
+        // Tight where the condition is a range of the value itself.
+        let r = try RecordFilter.parse(Sample.json(#"{"temperament": {"min": 4, "min_count": 3}, "good_with_dogs": [2, 4], "handler_experience": 2.5}"#),
+                                       kind: "dog", today: Sample.today)
+        #expect(Set(r.ranges) == [FilterRange(field: "temperament", lower: 4, upper: 5), FilterRange(field: "temperament_count", lower: 3, upper: .infinity),
+                                  FilterRange(field: "good_with_dogs", lower: 2, upper: 4),
+                                  FilterRange(field: "experience_needed_estimate", lower: -.infinity, upper: 2.5)])
+        // A condition that also takes dogs without ratings declares no range on the mean.
+        let any = try RecordFilter.parse(Sample.json(#"{"excitability": {"min_count": 0}}"#), kind: "dog", today: Sample.today)
+        #expect(any.ranges.isEmpty)
+        #expect(Self.typedDogs.filter { any.matches($0.1) }.count == Self.typedDogs.count)
+        // The typed conditions declare the same.
+        let typed = try RecordFilter.dogs(.goodWithDogs(atLeast: 4), .temperament(atLeast: 4.5, ratings: 2), .handlerExperience(3), today: Sample.today)
+        #expect(Set(typed.ranges) == [FilterRange(field: "good_with_dogs", lower: 4, upper: .infinity),
+                                      FilterRange(field: "temperament", lower: 4.5, upper: .infinity),
+                                      FilterRange(field: "temperament_count", lower: 2, upper: .infinity),
+                                      FilterRange(field: "experience_needed_estimate", lower: -.infinity, upper: 3)])
+        for (_, record) in Self.typedDogs where typed.matches(record) {
+            for r in typed.ranges { #expect(r.contains(FilterRange.value(of: record, field: r.field)), "\(r)") }
+        }
+        let unrated = try RecordFilter.dogs(.temperament(atLeast: 0, ratings: 0), today: Sample.today)
+        #expect(unrated.ranges.isEmpty)
+        // A gym's rating, from a request or typed.
+        let gyms = Sample.raw["gym"]!.map { r in
+            try! Sample.catalog.record(kind: "gym", fields: r.json.members!.filter { !["id", "kind", "lat", "lon"].contains($0.0) }, path: "")
+        }
+        for x in [0.0, 0.2, 0.5, 0.8, 0.95] {
+            let g = try RecordFilter.parse(Sample.json(#"{"rating": {"min": \#(x)}}"#), kind: "gym", today: Sample.today)
+            #expect(g.ranges == [FilterRange(field: "rating", lower: x, upper: .infinity)])
+            #expect(RecordFilter.gyms(.rating(atLeast: x)).ranges == g.ranges)
+            for gym in gyms where g.matches(gym) { #expect(g.ranges[0].contains(FilterRange.value(of: gym, field: "rating"))) }
+        }
+    }
+
     /// What a scan of the value columns found is carried across writes and equals a scan of
     /// the live records at every snapshot, through a compaction (which starts the kind's
     /// columns over); a set of ranges past the limit is reported as such; the columns' bytes
@@ -425,6 +507,77 @@ import Testing
         let after = e.rangeMatches.withLock { $0 }
         #expect(after.foundBytes <= RangeMatches.maximumFoundBytes && after.foundBytes > 0)
         #expect(after.foundBytes == after.found.values.reduce(0) { $0 + $1.reduce(0) { $0 + $1.value.bytes + RangeMatches.keyBytes($1.key) } })
+    }
+
+    /// Numeric ranges asked for the first time that allow more records than the first-ask
+    /// limit walk the index (their count reported), and the plan is not remembered: asked
+    /// again — the same filter or another with the same ranges — they get their tree. Fewer,
+    /// and the first ask builds it. Every answer equals brute force.
+    @Test func rangesAskedOnceWalkUnlessTheyAreRare() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Array(Sample.raw["dog"]!.prefix(8_000))
+        try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        let snap = try #require(e.pointSet(kind: "dog")).snapshot()
+        let first = Engine.firstAskLimit(records: 8_000), index = Engine.filterIndexLimit(records: 8_000)
+        try #require(first < index)
+        // The weight above which a given number of these dogs lie.
+        let weights = Self.typedDogs.prefix(8_000).compactMap { r -> Double? in if case .dog(let d) = r.1 { d.weightKg } else { nil } }.sorted(by: >)
+        func atLeast(_ count: Int) -> Double { weights[count - 1] }
+        let middling = atLeast((first + index) / 2), rare = atLeast(first / 2)
+        let from = GeoPoint(lat: 52.2, lon: 21.0)
+        func ask(_ filter: RecordFilter) throws -> PlanReport {
+            let got = try e.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: filter))
+            #expect(got.hits.map(\.id) == Self.bruteNearest(filter, snap, from: from, k: 5))
+            return try #require(got.plan)
+        }
+        func weightFilter(_ w: Double) throws -> RecordFilter {
+            try RecordFilter.parse(Sample.json(#"{"weight_kg": {"min": \#(w)}}"#), kind: "dog", today: Sample.today)
+        }
+        let reused = try weightFilter(middling)
+        let once = try ask(reused)
+        #expect(once.plan == .indexWalk && once.key == "weight_kg")
+        #expect(once.candidates.map { $0 > first && $0 <= index } == true, "\(String(describing: once.candidates))")
+        #expect(try ask(reused).plan == .filterIndex, "the same filter asked again")
+        #expect(try ask(try weightFilter(middling)).plan == .filterIndex, "another filter with the same ranges")
+        #expect(try ask(try weightFilter(rare)).plan == .filterIndex, "rare ranges build their tree at once")
+    }
+
+    /// The columns stay within their bound in bytes when filters name more fields than it
+    /// holds: a new column lets go of those asked for least recently, never one its own
+    /// query needs; a column that cannot fit leaves its ranges uncounted (`many`). Every
+    /// count still equals the live records'.
+    @Test func columnsPastTheirBoundLetTheLeastRecentlyAskedGo() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        try e.upsert(Sample.raw["dog"]!.prefix(3_000).map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        let snap = try #require(e.pointSet(kind: "dog")).snapshot()
+        let one = ValueColumn(field: "weight_kg", snap).bytes
+        e.rangeMatches.withLock { $0.columnBudget = 3 * one + 64 }   // three columns (field names differ in length)
+        func brute(_ ranges: [FilterRange]) -> [Int32] {
+            snap.allLive().map(\.index).filter { i in
+                let record = Engine.record(snap.entry(EntryRef(index: i)))
+                return ranges.allSatisfy { $0.contains(FilterRange.value(of: record, field: $0.field)) }
+            }.sorted()
+        }
+        func held() -> Set<String> { Set(e.rangeMatches.withLock { $0.columns["dog"]?.keys.map { $0 } ?? [] }) }
+        func ask(_ ranges: [FilterRange]) {
+            #expect(e.rangeCandidates(kind: "dog", snap, ranges, limit: .max) == .found(brute(ranges)), "\(ranges)")
+            let m = e.rangeMatches.withLock { $0 }
+            #expect(m.columnBytes <= m.columnBudget && m.columnBytes == m.columns.values.reduce(0) { $0 + $1.values.reduce(0) { $0 + $1.bytes } })
+        }
+        let weight = FilterRange(field: "weight_kg", lower: 30, upper: .infinity)
+        let energy = FilterRange(field: "energy", lower: 4, upper: 5)
+        let temperament = FilterRange(field: "temperament", lower: 4, upper: 5)
+        let barking = FilterRange(field: "barking", lower: 1, upper: 2)
+        ask([weight]); ask([energy]); ask([temperament])
+        #expect(held() == ["weight_kg", "energy", "temperament"])
+        ask([weight])                       // weight asked again: energy is now the least recent
+        ask([barking, temperament])         // needs room for one: energy goes
+        #expect(held() == ["weight_kg", "temperament", "barking"])
+        ask([energy, barking, temperament]) // needs room for one, and not those two: weight goes
+        #expect(held() == ["energy", "temperament", "barking"])
+        // Four fields at once cannot fit: the scan is not made (the query walks the index).
+        #expect(e.rangeCandidates(kind: "dog", snap, [weight, energy, temperament, barking], limit: .max) == .many)
+        #expect(e.rangeMatches.withLock { $0.columnBytes <= $0.columnBudget })
     }
 
     /// A filter asked often enough gets a bitmap of the entries it selects; answers are the
