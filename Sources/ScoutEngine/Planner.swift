@@ -58,8 +58,9 @@ extension Engine {
     static func filterIndexLimit(records n: Int) -> Int { max(filterFirstLimit, n / 16) }
 
     /// Numeric ranges asked for the first time build their candidates' tree only when they
-    /// allow at most this many records (more, and the query walks the index, the count
-    /// known; the tree is built when the same ranges are asked again). Range bounds come from each caller's
+    /// allow at most this many records (more, and the query walks the index, their scan
+    /// stopped there; asked again, they are scanned on and get their tree if they allow at
+    /// most ``filterIndexLimit(records:)``). Range bounds come from each caller's
     /// input, so many are asked once, and a tree is worth building only when it costs less
     /// than the walk it replaces: ~0.15 µs a candidate to build against ~0.3 µs a record
     /// the walk tests, of which a nearest k ≈ 4 tests k·n/m, so m² ≤ 8n (632 records of
@@ -186,17 +187,15 @@ extension Engine {
         if let best, best.count <= limit || filter.ranges.isEmpty {
             source = .key(best.key, best.lists, count: best.count)
         } else {
-            // Ranges not asked before at this generation (no scan of theirs remembered) that
-            // allow more than ``firstAskLimit(records:)`` records walk the index, and the plan
-            // is not remembered, so that the same filter asked again builds their tree.
+            // Ranges not asked before at this generation (no scan of theirs remembered) are
+            // scanned only until more than ``firstAskLimit(records:)`` records are found; then
+            // the query walks the index, and the plan is not remembered, so that the same
+            // filter asked again scans on and builds their tree if they allow few enough.
             let firstAsk = choice == .automatic
                 && rangeMatches.withLock { $0.found[kind]?[RangeMatches.ordered(filter.ranges)]?.generation != snap.generation }
-            let scan = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(limit, best?.count ?? Int.max))
-            pending = scan == .pending
-            if case .found(let found) = scan, firstAsk, found.count > Engine.firstAskLimit(records: n) {
-                return Planned(report: PlanReport(plan: .indexWalk, records: n, key: CandidateSource.ranges(filter.ranges, found).field,
-                                                  candidates: found.count), provisional: true)
-            }
+            let rangeLimit = firstAsk ? min(limit, Engine.firstAskLimit(records: n)) : limit
+            let scan = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(rangeLimit, best?.count ?? Int.max))
+            pending = scan == .pending || (firstAsk && scan == .many)
             if case .found(let found) = scan { source = .ranges(filter.ranges, found) }
             else if let best { source = .key(best.key, best.lists, count: best.count) }
             else { return Planned(report: walk.report, provisional: pending) }
