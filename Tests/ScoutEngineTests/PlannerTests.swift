@@ -60,15 +60,12 @@ import Testing
     /// needed) to none.
     static func reviewCondition(_ rng: inout SplitMix64) -> String {
         let name = FilterRange.dogReviews.randomElement(using: &rng)!
+        // Half-point bounds, ordered (min above max is refused).
+        let bounds = [Double(Int.random(in: 2...10, using: &rng)) / 2, Double(Int.random(in: 2...10, using: &rng)) / 2].sorted()
         var parts: [String] = []
-        if Bool.random(using: &rng) { parts.append(#""min": \#(Double(Int.random(in: 2...10, using: &rng)) / 2)"#) }
-        if Int.random(in: 0..<3, using: &rng) == 0 { parts.append(#""max": \#(Double(Int.random(in: 2...10, using: &rng)) / 2)"#) }
+        if Bool.random(using: &rng) { parts.append(#""min": \#(bounds[0])"#) }
+        if Int.random(in: 0..<3, using: &rng) == 0 { parts.append(#""max": \#(bounds[1])"#) }
         if Bool.random(using: &rng) { parts.append(#""min_count": \#([0, 0, 1, 2, 5, 9, 40].randomElement(using: &rng)!)"#) }
-        // (min above max is refused: keep the pair ordered.)
-        if parts.count >= 2, parts[0].hasPrefix(#""min""#), parts[1].hasPrefix(#""max""#) {
-            let lo = Double(parts[0].split(separator: " ").last!)!, hi = Double(parts[1].split(separator: " ").last!)!
-            if lo > hi { parts[1] = #""max": \#(lo)"# }
-        }
         return #""\#(name)": {\#(parts.joined(separator: ", "))}"#
     }
 
