@@ -62,6 +62,9 @@ struct ValueColumn: Sendable {
     static func matching(_ ranges: [FilterRange], _ columns: [ValueColumn], from start: Int, below end: Int,
                          limit: Int) -> [Int32]? {
         guard !ranges.isEmpty else { return end - start <= limit ? (start..<end).map { Int32(truncatingIfNeeded: $0) } : nil }
+        // A long span first compares the range fewest entries lie in (a short one, such as the
+        // entries appended since an earlier scan, is not worth the sampling).
+        let (ranges, columns) = end - start > 8 * 256 ? bySelectivity(ranges, columns, from: start, below: end) : (ranges, columns)
         var out: [Int32] = []
         // A chunk's entries within the first range (their offsets in the chunk).
         var scratch = [Int32](repeating: 0, count: min(chunkSize, max(0, end - start) + 1))
@@ -105,15 +108,16 @@ struct ValueColumn: Sendable {
         return out
     }
 
-    /// `ranges` and their `columns` reordered, the range fewest of 256 entries spread over
-    /// those below `end` lie in first: ``matching(_:_:from:below:limit:)`` compares the first
-    /// range for every entry and the others only where the ones before hold.
-    static func bySelectivity(_ ranges: [FilterRange], _ columns: [ValueColumn], below end: Int) -> ([FilterRange], [ValueColumn]) {
-        guard ranges.count > 1, end > 0 else { return (ranges, columns) }
-        let samples = min(256, end)
+    /// `ranges` and their `columns` reordered, the range fewest of 256 entries spread from
+    /// `start` below `end` lie in first: ``matching(_:_:from:below:limit:)`` compares the
+    /// first range for every entry and the others only where the ones before hold.
+    static func bySelectivity(_ ranges: [FilterRange], _ columns: [ValueColumn], from start: Int,
+                              below end: Int) -> ([FilterRange], [ValueColumn]) {
+        guard ranges.count > 1, end > start else { return (ranges, columns) }
+        let samples = min(256, end - start)
         let hits = zip(ranges, columns).map { r, column in
             (0..<samples).reduce(0) { n, s in
-                let e = s * end / samples, c = e / chunkSize
+                let e = start + s * (end - start) / samples, c = e / chunkSize
                 return n + (r.contains(column.chunks[c][e - c * chunkSize]) ? 1 : 0)
             }
         }
@@ -314,13 +318,12 @@ extension Engine {
             columns.append(column)
         }
         var entries: [Int32]?
-        let (scanned, scannedColumns) = ValueColumn.bySelectivity(ranges, columns, below: end)
         if earlier?.entries == nil, ValueColumn.likelyMoreThan(limit, ranges, columns, below: end) {
             entries = nil
         } else if let earlier, let before = earlier.entries, before.count <= limit {
-            entries = ValueColumn.matching(scanned, scannedColumns, from: earlier.covered, below: end, limit: limit - before.count).map { before + $0 }
+            entries = ValueColumn.matching(ranges, columns, from: earlier.covered, below: end, limit: limit - before.count).map { before + $0 }
         } else {
-            entries = ValueColumn.matching(scanned, scannedColumns, from: 0, below: end, limit: limit)
+            entries = ValueColumn.matching(ranges, columns, from: 0, below: end, limit: limit)
         }
         let result = RangeMatches.Found(generation: snap.generation, covered: end, entries: entries, limit: limit)
         rangeMatches.withLock { $0.keep(result, kind: kind, ranges) }
