@@ -10,11 +10,16 @@ private struct QueueItem {
     var key: Double
     /// 0 node, 1 candidate point, 2 exact point: at equal keys, bounds are refined first.
     var stage: UInt8
-    var axis: UInt8
+    /// A node's level (index of its tree in the snapshot's levels).
     var level: Int32
+    /// A node's first point in tree order; a point's entry number.
     var left: Int32
+    /// A node's last point in tree order.
     var right: Int32
-    var west: Double, south: Double, east: Double, north: Double
+    /// A node's breadth-first slot (the root at 1), where its tree keeps its points' box.
+    var slot: Int32
+    /// A candidate point's coordinates.
+    var lon: Double, lat: Double
 }
 
 /// The walker of ``PointSet/Snapshot/nearestCandidates(origin:k:within:filter:)``: keeps
@@ -108,10 +113,11 @@ extension PointSet.Snapshot {
     /// Local answers (k ≤ 1,024, within 200 km, away from the poles) come from a
     /// depth-first walk with a shrinking bound (``nearestCandidates(origin:k:within:filter:)``):
     /// first within 20 km when unfiltered, else (or when that holds fewer than k) inside a
-    /// seed radius taken from the origin's leaf; the rest from a radius search
-    /// grown from the seed, or best-first search over every level with great-circle node
-    /// bounds. `filter` runs inside the search, so k matching points come back whenever k
-    /// exist.
+    /// seed radius taken from the origin's leaf. When the seed radius holds fewer than k
+    /// (or reaches past 200 km), a best-first search over every level, keyed by
+    /// great-circle bounds of its nodes' boxes, answers in one walk: no radius is searched
+    /// again at a larger size. `filter` runs inside the search, so k matching points come
+    /// back whenever k exist.
     ///
     /// - Complexity: about O(log n + k) node visits for clustered data.
     public func nearest(to origin: GeoPoint, k: Int, maxDistance: Double = .infinity,
@@ -124,29 +130,19 @@ extension PointSet.Snapshot {
             return top
         }
         // Local answers: the k-th nearest of the origin's own leaf bounds the answer; the
-        // walk, or else an exact radius search, collects every candidate, and the exact top
-        // k is taken from those. Growing the radius is capped; past it, best-first search.
-        if k <= 1024, var radius = seedRadius(origin: origin, k: k, filter: filter) {
+        // walk collects every candidate, and the exact top k is taken from those. A walk
+        // that cannot answer (most often fewer than k matches in the leaf, so the radius was
+        // a guess) is not grown and walked again: best-first search answers, in one walk.
+        if k <= 1024, let radius = seedRadius(origin: origin, k: k, filter: filter) {
             // The k nearest within the seed radius, found by a depth-first walk whose bound
             // shrinks as it goes; unless a point beyond the seed radius could tie the k-th.
             if radius < maxDistance, radius <= Self.localSearchLimit,
                let top = walkedNearest(origin: origin, k: k, within: radius, filter: filter) {
                 return top
             }
-            while radius <= Self.localSearchLimit {
-                let r = min(radius, maxDistance)
-                let matches = boundedEntries(within: r, of: origin, where: filter)
-                if matches.count >= k || r >= maxDistance {
-                    let top = nearestFirst(matches, from: origin, limit: k)
-                    // A point just beyond r may round to the k-th distance and win on id:
-                    // make sure everything that rounds that low was collected.
-                    if let last = top.last, top.count == k, last.distance + 0.0005 > r, r < maxDistance {
-                        let wider = boundedEntries(within: min(last.distance + 0.001, maxDistance), of: origin, where: filter)
-                        return nearestFirst(wider, from: origin, limit: k)
-                    }
-                    return top
-                }
-                radius *= 4
+            // Within a limit the seed radius already reaches, one radius search answers.
+            if maxDistance <= radius, maxDistance <= Self.localSearchLimit {
+                return nearestFirst(boundedEntries(within: maxDistance, of: origin, where: filter), from: origin, limit: k)
             }
         }
         return nearestBestFirst(to: origin, k: k, maxDistance: maxDistance, where: filter)
@@ -356,14 +352,23 @@ extension PointSet.Snapshot {
             }
             return top
         }
-        func candidate(_ e: Int32, lon: Double, lat: Double, lower: Double) {
-            guard lower <= maxDistance, filter?(EntryRef(index: e)) != false else { return }
-            push(QueueItem(key: mm(lower), stage: 1, axis: 0, level: 0, left: e, right: 0, west: lon, south: lat, east: 0, north: 0))
+        // With no distance limit the filter goes first, so that only the points it keeps
+        // pay for their bound (four transcendental calls); with one, the bound goes first
+        // and spares the filter the points beyond it.
+        let filterFirst = maxDistance == .infinity
+        func candidate(_ e: Int32, lon: Double, lat: Double, lower: @autoclosure () -> Double) {
+            if filterFirst {
+                guard filter?(EntryRef(index: e)) != false else { return }
+                push(QueueItem(key: mm(lower()), stage: 1, level: 0, left: e, right: 0, slot: 0, lon: lon, lat: lat))
+            } else {
+                let l = lower()
+                guard l <= maxDistance, filter?(EntryRef(index: e)) != false else { return }
+                push(QueueItem(key: mm(l), stage: 1, level: 0, left: e, right: 0, slot: 0, lon: lon, lat: lat))
+            }
         }
 
         for (li, level) in levels.enumerated() where level.count > 0 {
-            push(QueueItem(key: 0, stage: 0, axis: 0, level: Int32(li), left: 0, right: Int32(level.count - 1),
-                           west: -180, south: -90, east: 180, north: 90))
+            push(QueueItem(key: 0, stage: 0, level: Int32(li), left: 0, right: Int32(level.count - 1), slot: 1, lon: 0, lat: 0))
         }
         // Buffered points get the cheap meridian bound M_min·|Δφ| until they reach the front.
         var i = bufferStart
@@ -380,7 +385,7 @@ extension PointSet.Snapshot {
             case 2:
                 out.append(DistancedRef(ref: EntryRef(index: item.left), distance: item.key))
             case 1:
-                let p = GeoPoint(lat: item.south, lon: item.west)
+                let p = GeoPoint(lat: item.lat, lon: item.lon)
                 let r = DistanceBounds.interval(p, origin, ecefOfB: originECEF)
                 if r.lowerBound > maxDistance { continue }
                 var exact = Double.nan
@@ -394,7 +399,7 @@ extension PointSet.Snapshot {
                     if exact.isNaN { exact = Geodesic.distance(p, origin) }
                     d = (exact * 1000).rounded() / 1000
                 }
-                push(QueueItem(key: d, stage: 2, axis: 0, level: 0, left: item.left, right: 0, west: 0, south: 0, east: 0, north: 0))
+                push(QueueItem(key: d, stage: 2, level: 0, left: item.left, right: 0, slot: 0, lon: 0, lat: 0))
             default:
                 let tree = levels[Int(item.level)], clean = cleanLevels[Int(item.level)]
                 let left = Int(item.left), right = Int(item.right)
@@ -410,22 +415,21 @@ extension PointSet.Snapshot {
                         let m = (left + right) >> 1
                         let mx = xy[2 * m], my = xy[2 * m + 1]
                         if clean || isLive(ids[m]) { candidate(ids[m], lon: mx, lat: my, lower: pointLower(lon: mx, lat: my)) }
-                        let next = item.axis == 0 ? UInt8(1) : UInt8(0)
-                        var l = item, r = item
-                        l.stage = 0; r.stage = 0; l.axis = next; r.axis = next
-                        l.left = item.left; l.right = Int32(m - 1)
-                        r.left = Int32(m + 1); r.right = item.right
-                        if item.axis == 0 { l.east = mx; r.west = mx } else { l.north = my; r.south = my }
-                        func pushChild(_ child: QueueItem) {
-                            guard child.left <= child.right else { return }
-                            var c = child
-                            let lb = bounds.lowerBound(west: c.west, south: c.south, east: c.east, north: c.north)
-                            if lb > maxDistance { return }
-                            c.key = mm(lb)
-                            push(c)
+                        // Each child is keyed by the box of its own points (the tree keeps
+                        // it by slot), not by the cell the splits leave it: far from the
+                        // points, as at sea, those cells span oceans and bound nothing.
+                        tree.nodes.withUnsafeBufferPointer { nodes in
+                            func pushChild(left: Int, right: Int, slot: Int) {
+                                guard left <= right else { return }
+                                let b = PackedTree.box(nodes, slot)
+                                let lb = bounds.lowerBound(west: b.x, south: b.y, east: b.z, north: b.w)
+                                if lb > maxDistance { return }
+                                push(QueueItem(key: mm(lb), stage: 0, level: item.level, left: Int32(left), right: Int32(right),
+                                               slot: Int32(slot), lon: 0, lat: 0))
+                            }
+                            pushChild(left: left, right: m - 1, slot: 2 * Int(item.slot))
+                            pushChild(left: m + 1, right: right, slot: 2 * Int(item.slot) + 1)
                         }
-                        pushChild(l)
-                        pushChild(r)
                     }
                 }
             }

@@ -45,10 +45,19 @@ public struct JSONWriter {
     public mutating func string(_ s: String) { separate(); escaped(s); needsComma = true }
 
     /// `true` / `false`.
-    public mutating func bool(_ b: Bool) { separate(); bytes.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8)); needsComma = true }
+    public mutating func bool(_ b: Bool) {
+        separate()
+        let word: StaticString = b ? "true" : "false"
+        bytes.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+        needsComma = true
+    }
 
     /// `null`.
-    public mutating func null() { separate(); bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]); needsComma = true }
+    public mutating func null() {
+        separate()
+        bytes.append(0x6E); bytes.append(0x75); bytes.append(0x6C); bytes.append(0x6C)
+        needsComma = true
+    }
 
     /// An integer.
     public mutating func int(_ v: Int) {
@@ -125,19 +134,26 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in
-            for c in u {
+            // Runs that need no escape (most strings whole) are copied at once, not a
+            // byte at a time.
+            var run = 0
+            for (i, c) in u.enumerated() where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                if run < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[run..<i])) }
+                run = i + 1
                 switch c {
                 case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(0x22)
                 case UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(0x5C)
                 case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
                 case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
                 case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(c >> 4)], hex[Int(c & 15)]])
-                default: bytes.append(c)
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    let digits = hex.utf8Start
+                    bytes.append(0x5C); bytes.append(UInt8(ascii: "u")); bytes.append(0x30); bytes.append(0x30)
+                    bytes.append(digits[Int(c >> 4)]); bytes.append(digits[Int(c & 15)])
                 }
             }
+            if run < u.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[run...])) }
         }
         bytes.append(UInt8(ascii: "\""))
     }

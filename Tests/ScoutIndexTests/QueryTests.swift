@@ -214,6 +214,43 @@ extension String {
         }
     }
 
+    /// A filtered nearest search looks at a point at most three times: in the origin's leaf
+    /// (the seed), in the walk within the seed radius, and in the best-first search that
+    /// takes over when that walk cannot answer. It never walks a grown radius again (before,
+    /// a rare filter's search walked 4×, 16× and 64× the seed radius, then best-first, and
+    /// tested the points near the origin at every step).
+    @Test func aFilteredNearestSearchNeverWalksTheSameRadiusTwice() async {
+        final class Looks { var count: [Int32: Int] = [:] }
+        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: seed)
+            let (cloud, s, live) = loadedCloud(&rng)
+            var log = FailureLog()
+            for _ in 0..<8 {
+                let origin = !cloud.isEmpty && rng.chance(0.5) ? Scenario.near(rng.pick(cloud), spread: rng.pick([0.001, 0.05, 10]), &rng) : Scenario.center(&rng)
+                let k = rng.pick([1, 5, 20])
+                let maxDistance: Double = rng.pick([.infinity, .infinity, Scenario.radius(&rng)])
+                let every = rng.pick([2, 10, 50, 400])     // one point in `every` passes
+                let salt = rng.int(0...1000)
+                let passes = { (id: String) in (id.hashValueStable &+ salt) % every == 0 }
+                let looks = Looks()
+                let got = s.nearest(to: origin, k: k, maxDistance: maxDistance) { ref in
+                    looks.count[ref.index, default: 0] += 1
+                    return passes(s.id(of: ref))
+                }
+                let want = live
+                    .filter { passes($0.id) && Geodesic.distance($0.point, origin) <= maxDistance }
+                    .map { ($0.ref, Oracle.mm($0.point, origin), $0.id) }
+                    .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+                    .prefix(k)
+                log.check(got.map(\.ref) == want.map(\.0) && got.map(\.distance) == want.map(\.1),
+                          "nearest(to: \(origin), k: \(k), maxDistance: \(maxDistance), 1 in \(every)) of \(live.count): got \(got.count), expected \(want.count)")
+                let most = looks.count.values.max() ?? 0
+                log.check(most <= 3, "nearest(to: \(origin), k: \(k), maxDistance: \(maxDistance), 1 in \(every)) of \(live.count): a point was tested \(most) times")
+            }
+            #expect(log.isEmpty, "\(log.summary)")
+        }
+    }
+
     @Test func polygonQueriesMatchRegionCovers() async {
         await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)

@@ -54,6 +54,22 @@ import Testing
         }
     }
 
+    /// Strings dense in characters that need escaping, between runs that do not (the writer
+    /// copies those runs whole), at the start, the end and side by side.
+    @Test func escapesDenseSpecialCharactersBetweenPlainRuns() async {
+        let alphabet: [String] = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7}", "a", "Zz", "ł", "😀", "/", " ", "\u{7F}"]
+        await propertyCheck(count: 400, input: Gen.element(of: alphabet).array(of: 0...30)) { pieces in
+            let s = pieces.compactMap { $0 }.joined()
+            var w = JSONWriter()
+            w.objectStart(); w.key(s); w.string(s); w.key("t"); w.bool(true); w.key("f"); w.bool(false); w.key("n"); w.null(); w.objectEnd()
+            let back = try? JSONReader.parse(w.bytes)
+            #expect(back == .object([(s, .string(s)), ("t", .bool(true)), ("f", .bool(false)), ("n", .null)]), "\(s.debugDescription)")
+            // Only the characters RFC 8259 requires are escaped: the text holds no raw control
+            // character, and every other byte of the string comes through as it was.
+            #expect(!w.bytes.contains { $0 < 0x20 })
+        }
+    }
+
     @Test func writesNumbersThatRoundTrip() async {
         await propertyCheck(count: 500, input: Gen.double(in: -1e9...1e9)) { x in
             var w = JSONWriter()
