@@ -200,7 +200,8 @@ extension PointSet.Snapshot {
         }
     }
 
-    /// Largest radius the local fast path of ``nearest(to:k:maxDistance:where:)`` grows to.
+    /// Largest seed radius the local fast path of ``nearest(to:k:maxDistance:where:)`` walks
+    /// (the flat metric's limit, ``RadiusTest/isFlat``); past it, best-first search.
     static var localSearchLimit: Double { 200_000 }
 
     /// The radius of an unfiltered nearest search's first walk, which needs no seed: 20 km.
