@@ -294,9 +294,27 @@ extension Engine {
     ///   for each field's column the first time), O(entries appended since) after, plus
     ///   O(matches) liveness tests.
     func rangeCandidates(kind: String, _ snap: PointSet.Snapshot, _ ranges: [FilterRange], limit: Int) -> RangeScan {
+        rangeCandidates(kind: kind, snap, ranges, limit: limit, firstAskLimit: nil).scan
+    }
+
+    /// ``rangeCandidates(kind:_:_:limit:)``, with a smaller limit, `firstAskLimit`, for
+    /// ranges not asked before at this generation (no scan of theirs remembered);
+    /// `firstAsk` tells whether they were. One lookup of the remembered scan serves both.
+    func rangeCandidates(kind: String, _ snap: PointSet.Snapshot, _ ranges: [FilterRange], limit: Int,
+                         firstAskLimit: Int?) -> (scan: RangeScan, firstAsk: Bool) {
         let ranges = RangeMatches.ordered(ranges)
+        let remembered = rangeMatches.withLock { $0.found[kind]?[ranges] }
+        var limit = limit, firstAsk = false
+        if let cap = firstAskLimit, remembered?.generation != snap.generation { firstAsk = true; limit = min(limit, cap) }
+        return (scan(kind: kind, snap, ranges, limit: limit, remembered: remembered), firstAsk)
+    }
+
+    /// The scan of ``rangeCandidates(kind:_:_:limit:firstAskLimit:)``: `ranges` ordered,
+    /// `remembered` the last scan kept for them.
+    private func scan(kind: String, _ snap: PointSet.Snapshot, _ ranges: [FilterRange], limit: Int,
+                      remembered: RangeMatches.Found?) -> RangeScan {
         let end = snap.entryCount
-        let earlier = rangeMatches.withLock { $0.found[kind]?[ranges] }.flatMap { $0.generation == snap.generation && $0.covered <= end ? $0 : nil }
+        let earlier = remembered.flatMap { $0.generation == snap.generation && $0.covered <= end ? $0 : nil }
         if let earlier, earlier.entries == nil, earlier.limit >= limit, end - earlier.covered <= RangeMatches.staleAfter(covered: earlier.covered) {
             return .many
         }

@@ -193,10 +193,8 @@ extension Engine {
             // scanned only until more than ``firstAskLimit(records:)`` records are found; then
             // the query walks the index, and the plan is not remembered, so that the same
             // filter asked again scans on and builds their tree if they allow few enough.
-            let firstAsk = choice == .automatic
-                && rangeMatches.withLock { $0.found[kind]?[RangeMatches.ordered(filter.ranges)]?.generation != snap.generation }
-            let rangeLimit = firstAsk ? min(limit, Engine.firstAskLimit(records: n)) : limit
-            let scan = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(rangeLimit, best?.count ?? Int.max))
+            let (scan, firstAsk) = rangeCandidates(kind: kind, snap, filter.ranges, limit: min(limit, best?.count ?? Int.max),
+                                                   firstAskLimit: choice == .automatic ? Engine.firstAskLimit(records: n) : nil)
             pending = scan == .pending || (firstAsk && scan == .many)
             if case .found(let found) = scan { source = .ranges(filter.ranges, found) }
             else if let best { source = .key(best.key, best.lists, count: best.count) }
