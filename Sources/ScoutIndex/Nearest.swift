@@ -358,14 +358,15 @@ extension PointSet.Snapshot {
         // and spares the filter the points beyond it.
         let filterFirst = maxDistance == .infinity
         func candidate(_ e: Int32, lon: Double, lat: Double, lower: @autoclosure () -> Double) {
+            let l: Double
             if filterFirst {
                 guard filter?(EntryRef(index: e)) != false else { return }
-                push(QueueItem(key: mm(lower()), stage: 1, level: 0, left: e, right: 0, slot: 0, lon: lon, lat: lat))
+                l = lower()
             } else {
-                let l = lower()
+                l = lower()
                 guard l <= maxDistance, filter?(EntryRef(index: e)) != false else { return }
-                push(QueueItem(key: mm(l), stage: 1, level: 0, left: e, right: 0, slot: 0, lon: lon, lat: lat))
             }
+            push(QueueItem(key: mm(l), stage: 1, level: 0, left: e, right: 0, slot: 0, lon: lon, lat: lat))
         }
 
         for (li, level) in levels.enumerated() where level.count > 0 {

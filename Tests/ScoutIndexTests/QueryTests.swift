@@ -85,6 +85,16 @@ extension String {
     var hashValueStable: Int { utf8.reduce(5381) { ($0 &* 33) &+ Int($1) } & 0x7fff_ffff }
 }
 
+/// The `k` entries of `live` nearest to `origin` that `keep` keeps (by id) within
+/// `maxDistance`, by millimetre distance then id: `(ref, distance, id)`.
+func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance: Double,
+                       where keep: (String) -> Bool) -> ArraySlice<(EntryRef, Double, String)> {
+    live.filter { keep($0.id) && Geodesic.distance($0.point, origin) <= maxDistance }
+        .map { ($0.ref, Oracle.mm($0.point, origin), $0.id) }
+        .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+        .prefix(k)
+}
+
 // MARK: - Queries against brute force
 
 @Suite struct QueryTests {
@@ -198,11 +208,7 @@ extension String {
                 let f = idFilter(rng.int(0...1000))
                 let got = useFilter ? s.nearest(to: origin, k: k, maxDistance: maxDistance) { f(s.id(of: $0)) }
                                     : s.nearest(to: origin, k: k, maxDistance: maxDistance)
-                let want = live
-                    .filter { (!useFilter || f($0.id)) && Geodesic.distance($0.point, origin) <= maxDistance }
-                    .map { ($0.ref, Oracle.mm($0.point, origin), $0.id) }
-                    .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
-                    .prefix(k)
+                let want = bruteForceNearest(live, to: origin, k: k, maxDistance: maxDistance) { !useFilter || f($0) }
                 let bestFirst = useFilter ? s.nearestBestFirst(to: origin, k: k, maxDistance: maxDistance) { f(s.id(of: $0)) }
                                           : s.nearestBestFirst(to: origin, k: k, maxDistance: maxDistance)
                 log.check(bestFirst.map(\.ref) == want.map(\.0) && bestFirst.map(\.distance) == want.map(\.1),
@@ -237,11 +243,7 @@ extension String {
                     looks.count[ref.index, default: 0] += 1
                     return passes(s.id(of: ref))
                 }
-                let want = live
-                    .filter { passes($0.id) && Geodesic.distance($0.point, origin) <= maxDistance }
-                    .map { ($0.ref, Oracle.mm($0.point, origin), $0.id) }
-                    .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
-                    .prefix(k)
+                let want = bruteForceNearest(live, to: origin, k: k, maxDistance: maxDistance, where: passes)
                 log.check(got.map(\.ref) == want.map(\.0) && got.map(\.distance) == want.map(\.1),
                           "nearest(to: \(origin), k: \(k), maxDistance: \(maxDistance), 1 in \(every)) of \(live.count): got \(got.count), expected \(want.count)")
                 let most = looks.count.values.max() ?? 0

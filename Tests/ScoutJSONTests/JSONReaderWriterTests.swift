@@ -64,8 +64,7 @@ import Testing
             w.objectStart(); w.key(s); w.string(s); w.key("t"); w.bool(true); w.key("f"); w.bool(false); w.key("n"); w.null(); w.objectEnd()
             let back = try? JSONReader.parse(w.bytes)
             #expect(back == .object([(s, .string(s)), ("t", .bool(true)), ("f", .bool(false)), ("n", .null)]), "\(s.debugDescription)")
-            // Only the characters RFC 8259 requires are escaped: the text holds no raw control
-            // character, and every other byte of the string comes through as it was.
+            // Control characters never reach the text raw.
             #expect(!w.bytes.contains { $0 < 0x20 })
         }
     }
