@@ -8,14 +8,19 @@
 // - `ScoutCatalog`: typed records (`Dog`, `Gym`, `Shelter`, `Animal`), `Catalog`,
 //   `BreedTable`, `Gazetteer`, `RecordFilter`, `Rating`, `LocationPrivacy`.
 // - `ScoutSchedule`: reminders (`Reminder`, `WakingHours`, `Schedule.compute`).
-// - `ScoutRecommend`: the activity recommender (`Recommender`, `PetNeeds`, `ScoreBreakdown`).
+// - `ScoutRecommend`: the activity recommender (`Recommender`, `PetNeeds`, `ScoreBreakdown`),
+//   and `ScoutRecommendJSON` for its loaders (`Recommender.load(dataDirectory:breeds:)`,
+//   `RecommenderWeights.load(path:)`, `ActivityCatalog.load(path:)`): its wire-JSON readers and
+//   writers are `package`, so the umbrella brings only the loaders of the data files.
 // - `ScoutEngine`: the facade `Engine` (kinds, records, searches, snapshots).
 // - `ScoutRanking`: place ranking over the engine (`PlaceRanker`: dogs to meet, gyms).
 // - `ScoutState`: durable state (`StateDirectory`, `Journal`, `FsyncPolicy`).
 //
-// - Two types alone from lower modules: `JSONValue` (the value of an untyped kind's free-form
-//   fields, `PointRecord.fields`, built as a value, never parsed from a string) and
-//   `TimeZoneMap` (the zone polygons `Engine(timeZones:)` takes).
+// - A few types alone from lower modules, those the public signatures above name:
+//   `JSONValue` (the value of an untyped kind's free-form fields, `PointRecord.fields`, built
+//   as a value, never parsed from a string), `TimeZoneMap` (the zone polygons
+//   `Engine(timeZones:)` takes), `SynonymTable` and `SynonymFileError` (`Catalog.synonyms`)
+//   and `Daylight` (`ActivityRecommendations.daylight`).
 //
 // Deliberately not re-exported:
 // - `ScoutWorker` and the rest of `ScoutJSON` (reader, writer): the JSON Lines protocol is
@@ -42,8 +47,12 @@
 @_exported import ScoutCatalog
 @_exported import ScoutSchedule
 @_exported import ScoutRecommend
+@_exported import ScoutRecommendJSON
 @_exported import ScoutEngine
 @_exported import ScoutRanking
 @_exported import ScoutState
 @_exported import enum ScoutJSON.JSONValue
 @_exported import class ScoutGeometry.TimeZoneMap
+@_exported import struct ScoutText.SynonymTable
+@_exported import struct ScoutText.SynonymFileError
+@_exported import enum ScoutSolar.Daylight

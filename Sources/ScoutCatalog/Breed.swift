@@ -153,9 +153,8 @@ public struct BreedTable: Sendable {
     public func adding(aliasesCSV text: String) throws(ScoutError) -> BreedTable {
         var list = aliases
         var index = byFoldedAlias
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where n > 0 && !line.isEmpty {
-            let at = "breed_aliases line \(n + 1)"
-            let cells = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        for row in DelimitedText.table(text, file: "breed_aliases.csv", separator: UInt8(ascii: ",")).rows {
+            let at = row.location, cells = row.cells
             guard cells.count == 3, !cells[0].isEmpty else { throw ScoutError(.parseError, "expected alias,breed,language", path: at) }
             let folded = TextFolding.fold(cells[0])
             guard let target = byFoldedName[TextFolding.fold(cells[1])] else {
@@ -203,21 +202,16 @@ public struct BreedTable: Sendable {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw ScoutError(.notFound, "the breed table could not be read", path: "breeds")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        guard !lines.isEmpty else { throw ScoutError(.parseError, "the breed table is empty", path: "breeds") }
-        let header = lines.removeFirst()
-        var column: [String: Int] = [:]
-        for (i, h) in header.enumerated() { column[h] = i }
+        let table = DelimitedText.table(text, file: "breeds.csv", separator: UInt8(ascii: ","))
+        guard !table.header.isEmpty else { throw ScoutError(.parseError, "the breed table is empty", path: "breeds.csv") }
+        let header = table.header
         var out: [Breed] = []
-        for (n, cells) in lines.enumerated() {
-            let where_ = "breeds line \(n + 2)"
+        for row in table.rows {
+            let where_ = row.location, cells = row.cells
             guard cells.count == header.count else {
                 throw ScoutError(.parseError, "expected \(header.count) columns, found \(cells.count)", path: where_)
             }
-            func cell(_ name: String) throws(ScoutError) -> String {
-                guard let i = column[name] else { throw ScoutError(.parseError, "missing column \(name)", path: "breeds") }
-                return cells[i]
-            }
+            func cell(_ name: String) throws(ScoutError) -> String { cells[try table.column(name)] }
             func number(_ name: String) throws(ScoutError) -> Double? {
                 let s = try cell(name)
                 if s.isEmpty { return nil }

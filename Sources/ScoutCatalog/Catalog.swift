@@ -77,30 +77,13 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// The kinds with typed records.
-    public static let typedKinds: Set<String> = ["dog", "gym", "shelter", "animal", "article", "program", "lover"]
+    /// The kinds with typed records (``RecordKind/typed``).
+    public static let typedKinds: Set<String> = Set(RecordKind.typed.map(\.name))
 
-    /// Whether records of a kind have a place.
-    public static func placement(kind: String) -> Placement {
-        switch kind {
-        case "dog", "gym", "shelter", "animal": .required
-        case "article", "program", "lover": .none
-        default: .optional
-        }
-    }
+    /// Whether records of a kind have a place (``KindDefinition/placement``).
+    public static func placement(kind: String) -> Placement { RecordKind(kind).definition.placement }
 
     /// Field weights of the searchable text of a kind, in the order of ``searchableText(_:fields:)``;
-    /// the last weight is that of the synonyms the text's words bring in.
-    public static func textFieldWeights(kind: String) -> [Double] {
-        switch kind {
-        case "shelter": [3, 1, 2, 2, 1, 1, 1]   // name, description, town, animal names, species, marks, synonyms
-        case "gym": [3, 1, 2, 1]                // name, type, town, synonyms
-        case "dog": [3, 2, 1, 1, 1]             // name, breed, town, about, synonyms
-        case "animal": [3, 2, 1, 1, 1, 1]       // name, species, marks, description, town, synonyms
-        case "article": [3, 3, 2, 1, 1, 1]      // title, situation, keywords, summary, body, synonyms
-        case "program": [3, 2, 1, 1, 1]         // name, goal and level, exercises, description, synonyms
-        case "lover": [3, 1, 1, 1]              // name, town, about, synonyms
-        default: []
-        }
-    }
+    /// the last weight is that of the synonyms the text's words bring in (``KindDefinition/textFields``).
+    public static func textFieldWeights(kind: String) -> [Double] { RecordKind(kind).definition.textFieldWeights }
 }

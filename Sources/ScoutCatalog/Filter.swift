@@ -74,38 +74,12 @@ public struct RecordFilter: Sendable {
         RecordFilter(conditions: tests + [test], keys: keys, ranges: ranges)
     }
 
-    /// The fields a dog filter takes.
-    public static let dogFields = ["breed", "size", "sex", "age_years", "weight_kg", "available", "owner_id", "owner_experience",
-                                   "temperament", "excitability", "experience_needed", "handler_experience"]
-                                  + Breed.Trait.allCases.map(\.rawValue)
-    /// The fields a gym filter takes.
-    public static let gymFields = ["type", "open_at", "votes_up", "rating"]
-    /// The fields a shelter filter takes.
-    public static let shelterFields = ["type", "animal"]
-    /// The fields an animal condition (inside a shelter filter) takes.
+    /// The fields an animal condition (inside a shelter filter, and of an `animal` record) takes.
     public static let animalFields = ["species", "age_years", "size", "sex", "adoptable", "marks"]
-    /// The fields an `animal` record filter takes.
-    public static let animalRecordFields = ["shelter_id"] + animalFields
-    /// The fields an article filter takes.
-    public static let articleFields = ["species", "urgency", "rating"]
-    /// The fields a program filter takes.
-    public static let programFields = ["goal", "level", "weeks", "days_per_week", "author", "rating", "votes_up"]
-    /// The fields a dog-lover filter takes.
-    public static let loverFields = ["experience", "activity_level", "vetted", "other_pets", "reliability", "care", "country"]
 
-    /// The fields a filter of a kind takes (`nil`: the kind has no typed fields).
-    public static func fields(kind: String) -> [String]? {
-        switch kind {
-        case "dog": dogFields
-        case "gym": gymFields
-        case "shelter": shelterFields
-        case "animal": animalRecordFields
-        case "article": articleFields
-        case "program": programFields
-        case "lover": loverFields
-        default: nil
-        }
-    }
+    /// The fields a filter of a kind takes (`nil`: the kind has no typed fields;
+    /// ``KindDefinition/filterFields``).
+    public static func fields(kind: String) -> [String]? { RecordKind(kind).definition.filterFields }
 }
 
 /// The last ``RecordFilter/instance`` handed out.
@@ -203,15 +177,8 @@ public struct FilterRange: Sendable, Hashable {
 
     /// The fields of a kind that have ranges: values stored on the record (or its breed's,
     /// fixed when the record is loaded), that no date changes and only a new record (a
-    /// review replaces the record) can change.
-    public static func fields(kind: String) -> [String] {
-        switch kind {
-        case "dog": ["weight_kg", "owner_experience", "available", "birth_day", "experience_needed_estimate"]
-                    + dogReviews.flatMap { [$0, $0 + "_count"] } + Breed.Trait.allCases.map(\.rawValue)
-        case "gym": ["votes_up", "rating"]
-        default: []
-        }
-    }
+    /// review replaces the record) can change (``KindDefinition/rangeFields``).
+    public static func fields(kind: String) -> [String] { RecordKind(kind).definition.rangeFields }
 
     /// A record's value of a field of ``fields(kind:)``; NaN for a record of another kind
     /// (or a review mean without ratings).

@@ -185,29 +185,20 @@ public struct Gazetteer: Sendable {
     private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(ScoutError) -> [Place] {
         var out: [Place] = []
         out.reserveCapacity(40_000)
-        var lineNumber = 0, sawHeader = false, start = 0
+        var sawHeader = false
         var columns: [Range<Int>] = []
         columns.reserveCapacity(10)
         func text(_ r: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[r]), as: UTF8.self) }
-        while start < bytes.count {
-            lineNumber += 1
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            defer { start = end + 1 }
-            if end == start { continue }
-            if !sawHeader { sawHeader = true; continue }
-            columns.removeAll(keepingCapacity: true)
-            var from = start
-            for i in start..<end where bytes[i] == 0x09 {
-                columns.append(from..<i)
-                from = i + 1
-            }
-            columns.append(from..<end)
+        try DelimitedText.forEachLine(bytes) { (lineNumber, line) throws(ScoutError) in
+            if line.isEmpty { return }
+            if !sawHeader { sawHeader = true; return }
+            DelimitedText.cells(of: line, in: bytes, separator: 0x09, into: &columns)
+            let at = DelimitedText.location(file: "places.tsv", line: lineNumber)
             guard columns.count == 10, let id = Int(text(columns[0])), let lat = Double(text(columns[6])),
                   let lon = Double(text(columns[7])), let pop = Int(text(columns[8])) else {
-                throw ScoutError(.parseError, "expected 10 tab-separated columns with numeric id, lat, lon and population", path: "places line \(lineNumber)")
+                throw ScoutError(.parseError, "expected 10 tab-separated columns with numeric id, lat, lon and population", path: at)
             }
-            let p = try GeoPoint(lat: lat, lon: lon).validated(path: "places line \(lineNumber)")
+            let p = try GeoPoint(lat: lat, lon: lon).validated(path: at)
             let alternates = text(columns[3])
             out.append(Place(geonameID: id, name: text(columns[1]), asciiName: text(columns[2]),
                              alternateNames: alternates.isEmpty ? [] : alternates.split(separator: "|").map(String.init),

@@ -23,7 +23,7 @@ public enum LocationPrivacy: Sendable {
     public static let distanceStep = 100.0
 
     /// True when records of this kind are shown approximately.
-    public func hides(kind: String) -> Bool { self == .approximate && kind == "dog" }
+    public func hides(kind: String) -> Bool { self == .approximate && RecordKind(kind).definition.hidesLocation }
 
     /// The point to show for a record of a kind.
     public func shown(_ p: GeoPoint, kind: String) -> GeoPoint {

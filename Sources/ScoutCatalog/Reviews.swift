@@ -41,17 +41,12 @@ public enum Reviews {
     /// Most reviews or votes one record keeps.
     public static let maximumEntries = 100_000
 
-    /// The criteria reviews of a kind rate (empty: the kind takes no reviews).
-    public static func criteria(kind: String) -> [String] {
-        switch kind {
-        case "dog": ["temperament", "excitability", "experience_needed"]
-        case "lover": ["reliability", "care"]
-        default: []
-        }
-    }
+    /// The criteria reviews of a kind rate (empty: the kind takes no reviews;
+    /// ``KindDefinition/reviewCriteria``).
+    public static func criteria(kind: String) -> [String] { RecordKind(kind).definition.reviewCriteria }
 
-    /// True when records of the kind take up- and down-votes.
-    public static func takesVotes(kind: String) -> Bool { ["gym", "program", "article"].contains(kind) }
+    /// True when records of the kind take up- and down-votes (``KindDefinition/takesVotes``).
+    public static func takesVotes(kind: String) -> Bool { RecordKind(kind).definition.takesVotes }
 
     /// A loaded aggregate with the reviewers' own ratings of one criterion added.
     public static func combined(_ base: ReviewAggregate, _ entries: [ReviewEntry], criterion: String) -> ReviewAggregate {

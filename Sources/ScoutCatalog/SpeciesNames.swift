@@ -57,10 +57,10 @@ public struct SpeciesNames: Sendable {
     /// `|`-separated names. Errors name the line.
     public static func parse(_ text: String) throws(ScoutError) -> SpeciesNames {
         var rows: [(species: String, english: [String], polish: [String])] = []
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where n > 0 && !line.isEmpty {
-            let cells = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard cells.count == 3 else { throw ScoutError(.parseError, "expected 3 tab-separated columns", path: "species.tsv line \(n + 1)") }
-            let species = try word(cells[0], path: "species.tsv line \(n + 1)")
+        for row in DelimitedText.table(text, file: "species.tsv", separator: UInt8(ascii: "\t")).rows {
+            let cells = row.cells
+            guard cells.count == 3 else { throw ScoutError(.parseError, "expected 3 tab-separated columns", path: row.location) }
+            let species = try word(cells[0], path: row.location)
             func names(_ c: String) -> [String] { c.split(separator: "|").map(String.init).filter { !$0.isEmpty } }
             rows.append((species, names(cells[1]), names(cells[2])))
         }

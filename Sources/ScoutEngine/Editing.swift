@@ -18,7 +18,7 @@ public struct FeedbackOutcome: Sendable {
 extension Engine {
     /// The fields that only ``review(kind:record:reviewer:ratings:text:)`` and
     /// ``vote(kind:record:voter:value:)`` write (a patch may not).
-    public static let feedbackFields = [Reviews.reviewsField, Reviews.votesField]
+    public static let feedbackFields = KindDefinition.feedback
 
     /// Merges fields into one record: `set` replaces or adds fields (`lat`/`lon` move a
     /// record that has a place), `unset` removes fields. The result is validated like an
@@ -31,7 +31,8 @@ extension Engine {
     ///   for `id`, `kind`, `reviews_by` or `votes_by` in `set` or `unset`, and whatever the
     ///   kind's validation finds (path under `set`).
     @discardableResult
-    public func patch(kind: String, record id: String, set: [(String, JSONValue)], unset: [String] = []) throws(ScoutError) -> SearchHit {
+    public func patch(kind typed: RecordKind, record id: String, set: [(String, JSONValue)], unset: [String] = []) throws(ScoutError) -> SearchHit {
+        let kind = typed.name
         try PointRecord.validateKind(kind, path: "kind")
         guard !set.isEmpty || !unset.isEmpty else {
             throw ScoutError(.invalidRequest, "a patch needs set or unset with at least one field", path: "set")
@@ -80,8 +81,9 @@ extension Engine {
     ///
     /// Criteria per kind: ``Reviews/criteria(kind:)`` (dogs: temperament, excitability,
     /// experience_needed; dog lovers: reliability, care).
-    public func review(kind: String, record id: String, reviewer: String, ratings: [(criterion: String, stars: Int)],
+    public func review(kind typed: RecordKind, record id: String, reviewer: String, ratings: [(criterion: String, stars: Int)],
                        text: String = "") throws(ScoutError) -> FeedbackOutcome {
+        let kind = typed.name
         try PointRecord.validateKind(kind, path: "kind")
         let criteria = Reviews.criteria(kind: kind)
         guard !criteria.isEmpty else {
@@ -106,7 +108,8 @@ extension Engine {
     /// Records one voter's vote on a record: 1 (up), -1 (down) or 0 (withdraw). A voter has
     /// at most one vote per record — a new one replaces theirs — so a retried request counts
     /// once. The record's tally and Wilson bound change atomically with it.
-    public func vote(kind: String, record id: String, voter: String, value: Int) throws(ScoutError) -> FeedbackOutcome {
+    public func vote(kind typed: RecordKind, record id: String, voter: String, value: Int) throws(ScoutError) -> FeedbackOutcome {
+        let kind = typed.name
         try PointRecord.validateKind(kind, path: "kind")
         guard Reviews.takesVotes(kind: kind) else {
             throw ScoutError(.invalidRequest, "records of kind \(kind) take no votes (gym, program and article do)", path: "kind")

@@ -241,7 +241,8 @@ public final class Engine: Sendable {
 
     /// Removes records of a kind by id; unknown ids are ignored. Returns how many went.
     @discardableResult
-    public func remove(kind: String, ids: [String]) throws(ScoutError) -> Int {
+    public func remove(kind typed: RecordKind, ids: [String]) throws(ScoutError) -> Int {
+        let kind = typed.name
         try PointRecord.validateKind(kind, path: "kind")
         guard let set = pointSet(kind: kind) else { return 0 }
         return try write { () throws(ScoutError) in
@@ -266,7 +267,8 @@ public final class Engine: Sendable {
     /// its line and field, and the engine stays as it was. A file larger than `maximumBytes`
     /// is refused before it is read.
     @discardableResult
-    public func load(path: String, kind: String? = nil, maximumBytes: Int = RecordFile.maximumFileBytes) throws(ScoutError) -> Int {
+    public func load(path: String, kind typed: RecordKind? = nil, maximumBytes: Int = RecordFile.maximumFileBytes) throws(ScoutError) -> Int {
+        let kind = typed?.name
         if let kind { try PointRecord.validateKind(kind, path: "kind") }
         let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes)
         try upsert(records)
@@ -341,7 +343,7 @@ public final class Engine: Sendable {
     /// with `after`, the page continues after that id in the same order.
     public func search(_ q: SearchQuery) throws(ScoutError) -> SearchResult {
         guard let area = q.area else { return try list(q) }
-        try PointRecord.validateKind(q.kind, path: "kind")
+        try PointRecord.validateKind(q.kind.name, path: "kind")
         guard q.limit >= 1 else { throw ScoutError(.invalidRequest, "limit must be at least 1", path: "limit") }
         guard q.limit <= SearchQuery.maximumLimit else {
             throw ScoutError(.limitExceeded, "limit must be at most \(SearchQuery.maximumLimit)", path: "limit")
@@ -356,7 +358,7 @@ public final class Engine: Sendable {
             throw ScoutError(.invalidRequest, "sort by distance needs a reference point: give \"from\"", path: "sort")
         case .relevance where q.text == nil:
             throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
-        case .rating where !Engine.ratedKinds.contains(q.kind):
+        case .rating where !Engine.ratedKinds.contains(q.kind.name):
             throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
         default: break
         }
@@ -375,12 +377,12 @@ public final class Engine: Sendable {
             corridor = try Corridor(line: route, distance: d)
         }
         defer { if let region { regions.checkIn(region) } }
-        let set = try loadedSet(kind: q.kind)
-        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
+        let set = try loadedSet(kind: q.kind.name)
+        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
+        let scores = q.text.map { textIndex(kind: q.kind.name, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         var disc = false
         if case .radius = area { disc = true }
-        let (planned, test) = planAndTest(kind: q.kind, snap, q.filter, scores, choice: q.plan, withinDisc: disc)
+        let (planned, test) = planAndTest(kind: q.kind.name, snap, q.filter, scores, choice: q.plan, withinDisc: disc)
         if planned.report.plan == .empty { return SearchResult(total: 0, hits: [], nextAfter: nil, plan: planned.report) }
         let first = planned.candidates
         let report = planned.report
@@ -419,7 +421,7 @@ public final class Engine: Sendable {
 
     /// A first page in distance order: `top` holds the nearest `limit` of `total` matches.
     private func page(_ top: [DistancedRef], total: Int, _ snap: PointSet.Snapshot, _ q: SearchQuery, _ scores: [Int32: Double]?) -> SearchResult {
-        SearchResult(total: total, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
+        SearchResult(total: total, hits: top.map { hit(snap, $0.ref, kind: q.kind.name, distance: $0.distance, scores) },
                      nextAfter: total > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
     }
 
@@ -428,7 +430,7 @@ public final class Engine: Sendable {
                          sort: SortOrder, reference: GeoPoint?, scores: [Int32: Double]?) throws(ScoutError) -> SearchResult {
         struct Keyed { let primary: Double, name: String, secondary: Double, distance: Double, id: String, ref: EntryRef }
         let origin = reference.map { ($0, WGS84.ecef($0)) }
-        let names = sort == .name ? folded(kind: q.kind, snap, placeless) : nil
+        let names = sort == .name ? folded(kind: q.kind.name, snap, placeless) : nil
         var keyed = refs.map { r -> Keyed in
             let e = snap.entry(r)
             let d = origin.map { DistanceBounds.millimetres(e.point, $0.0, ecefOfB: $0.1) } ?? 0
@@ -451,7 +453,7 @@ public final class Engine: Sendable {
         }
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: \.id, by: before)
         let hits = keyed.map { k in
-            hit(snap, k.ref, kind: q.kind, distance: reference == nil ? nil : k.distance, scores)
+            hit(snap, k.ref, kind: q.kind.name, distance: reference == nil ? nil : k.distance, scores)
         }
         return SearchResult(total: refs.count, hits: hits, nextAfter: more ? keyed.last?.id : nil)
     }
@@ -459,7 +461,7 @@ public final class Engine: Sendable {
     /// The k nearest points of a kind, by geodesic distance then id; the filter and text
     /// run inside the search, so k matching points come back whenever k exist.
     public func nearest(_ q: NearestQuery) throws(ScoutError) -> SearchResult {
-        try PointRecord.validateKind(q.kind, path: "kind")
+        try PointRecord.validateKind(q.kind.name, path: "kind")
         _ = try q.from.validated(path: "from")
         guard q.k >= 1 else { throw ScoutError(.invalidRequest, "k must be at least 1", path: "k") }
         guard q.k <= SearchQuery.maximumLimit else {
@@ -467,11 +469,11 @@ public final class Engine: Sendable {
         }
         if let m = q.maxDistance { try Engine.validateDistance(m, path: "max_distance_m") }
         try Engine.validateText(q.text)
-        let set = try loadedSet(kind: q.kind)
-        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
-        let scores = q.text.map { textIndex(kind: q.kind, snap, placeless).scores(catalog.synonyms.canonical($0)) }
+        let set = try loadedSet(kind: q.kind.name)
+        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
+        let scores = q.text.map { textIndex(kind: q.kind.name, snap, placeless).scores(catalog.synonyms.canonical($0)) }
         let maxDistance = q.maxDistance ?? .infinity
-        let (planned, test) = planAndTest(kind: q.kind, snap, q.filter, scores, choice: q.plan)
+        let (planned, test) = planAndTest(kind: q.kind.name, snap, q.filter, scores, choice: q.plan)
         let found: [DistancedRef]
         switch planned.report.plan {
         case .empty: found = []
@@ -481,7 +483,7 @@ public final class Engine: Sendable {
         case .filterIndex: found = planned.tree!.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
         case .indexWalk: found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
         }
-        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
+        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind.name, distance: $0.distance, scores) },
                             nextAfter: nil, plan: planned.report)
     }
 
@@ -623,5 +625,5 @@ public final class Engine: Sendable {
     }
 
     /// Kinds whose records have a rating to sort by (``Rating/of(_:)``).
-    public static let ratedKinds = ["dog", "gym", "lover", "program", "article"]
+    public static let ratedKinds = RecordKind.typed.filter(\.definition.isRated).map(\.name)
 }

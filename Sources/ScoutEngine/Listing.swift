@@ -14,30 +14,30 @@ extension Engine {
     /// ```
     /// - Complexity: O(n) tests for n records of the kind, then O(m log m) for m matches.
     func list(_ q: SearchQuery) throws(ScoutError) -> SearchResult {
-        try PointRecord.validateKind(q.kind, path: "kind")
+        try PointRecord.validateKind(q.kind.name, path: "kind")
         guard q.limit >= 1 else { throw ScoutError(.invalidRequest, "limit must be at least 1", path: "limit") }
         guard q.limit <= SearchQuery.maximumLimit else {
             throw ScoutError(.limitExceeded, "limit must be at most \(SearchQuery.maximumLimit)", path: "limit")
         }
         try Engine.validateText(q.text)
-        let typed = Catalog.typedKinds.contains(q.kind)
+        let typed = Catalog.typedKinds.contains(q.kind.name)
         let sort = q.sort ?? (q.text != nil ? .relevance : typed ? .name : .id)
         switch sort {
         case .distance:
             throw ScoutError(.invalidRequest, "sort by distance needs an area (near and radius_m, bbox, within or along)", path: "sort")
         case .relevance where q.text == nil:
             throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
-        case .rating where !Engine.ratedKinds.contains(q.kind):
+        case .rating where !Engine.ratedKinds.contains(q.kind.name):
             throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
         default: break
         }
         if q.from != nil {
             throw ScoutError(.invalidRequest, "from needs an area; a listing has no distances", path: "from")
         }
-        let set = try loadedSet(kind: q.kind)
-        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind)?.snapshot()) }
-        guard let text = q.text else { return try page(of: listingOrder(kind: q.kind, snap, placeless, sort: sort), q, snap, placeless) }
-        let index = textIndex(kind: q.kind, snap, placeless)
+        let set = try loadedSet(kind: q.kind.name)
+        let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
+        guard let text = q.text else { return try page(of: listingOrder(kind: q.kind.name, snap, placeless, sort: sort), q, snap, placeless) }
+        let index = textIndex(kind: q.kind.name, snap, placeless)
 
         // Only the text's matches are read (not every record), and each is kept as its
         // sort key and text id alone; names and ids are read when a comparison needs them.
@@ -59,7 +59,7 @@ extension Engine {
         }
         // Names: the kind's folded names (relevance ties are common: records with the same
         // words score the same).
-        let names = sort == .id ? nil : folded(kind: q.kind, snap, placeless)
+        let names = sort == .id ? nil : folded(kind: q.kind.name, snap, placeless)
         func name(_ t: Int32) -> String { names?.name(t) ?? "" }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
             Engine.listedBefore(a.primary, b.primary, names: { (name(a.textID), name(b.textID)) },
@@ -69,7 +69,7 @@ extension Engine {
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: { record($0.textID).id }, by: before)
         let hits = keyed.map { k in
             let r = record(k.textID)
-            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: k.score)
+            return hit(id: r.id, kind: q.kind.name, point: r.point, payload: r.payload, distance: nil, relevance: k.score)
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
     }
@@ -100,7 +100,7 @@ extension Engine {
         let total = q.filter.isEmpty ? order.count : order.reduce(0) { $0 + (matches($1) ? 1 : 0) }
         let hits = page.map { t in
             let r = record(t)
-            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: nil)
+            return hit(id: r.id, kind: q.kind.name, point: r.point, payload: r.payload, distance: nil, relevance: nil)
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
     }
@@ -248,7 +248,8 @@ extension Engine {
     /// ```
     /// - Throws: `not_found` for a kind never loaded; `limit_exceeded` past
     ///   ``maximumGetIds`` ids.
-    public func get(kind: String, ids: [String]) throws(ScoutError) -> [SearchHit?] {
+    public func get(kind typed: RecordKind, ids: [String]) throws(ScoutError) -> [SearchHit?] {
+        let kind = typed.name
         try PointRecord.validateKind(kind, path: "kind")
         guard ids.count <= Engine.maximumGetIds else {
             throw ScoutError(.limitExceeded, "ids may hold at most \(Engine.maximumGetIds) ids", path: "ids")

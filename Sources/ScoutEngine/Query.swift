@@ -43,7 +43,7 @@ public enum SortOrder: String, Sendable {
 /// A search: a kind, an area, and how to return the matches.
 public struct SearchQuery: Sendable {
     /// The kind of points to search.
-    public var kind: String
+    public var kind: RecordKind
     /// Where to look; `nil` lists the whole kind, records without a place included.
     public var area: SearchArea?
     /// Most results to return (1…``SearchQuery/maximumLimit``).
@@ -73,7 +73,7 @@ public struct SearchQuery: Sendable {
     public static let maximumTextBytes = 1000
 
     /// Creates a query.
-    public init(kind: String, area: SearchArea?, limit: Int = SearchQuery.defaultLimit, from: GeoPoint? = nil, sort: SortOrder? = nil,
+    public init(kind: RecordKind, area: SearchArea?, limit: Int = SearchQuery.defaultLimit, from: GeoPoint? = nil, sort: SortOrder? = nil,
                 filter: RecordFilter = .all, text: String? = nil, after: String? = nil) {
         self.kind = kind
         self.area = area
@@ -89,7 +89,7 @@ public struct SearchQuery: Sendable {
 /// A k-nearest query.
 public struct NearestQuery: Sendable {
     /// The kind of points to search.
-    public var kind: String
+    public var kind: RecordKind
     /// Where distances are measured from.
     public var from: GeoPoint
     /// How many (1…``SearchQuery/maximumLimit``).
@@ -105,7 +105,7 @@ public struct NearestQuery: Sendable {
     public var plan: PlanChoice = .automatic
 
     /// Creates a query.
-    public init(kind: String, from: GeoPoint, k: Int, maxDistance: Double? = nil, filter: RecordFilter = .all, text: String? = nil) {
+    public init(kind: RecordKind, from: GeoPoint, k: Int, maxDistance: Double? = nil, filter: RecordFilter = .all, text: String? = nil) {
         self.kind = kind
         self.from = from
         self.k = k

@@ -34,17 +34,11 @@ public enum RecordFile {
         return try jsonLines([UInt8](data), defaultKind: defaultKind)
     }
 
-    /// Splits bytes into lines (LF or CRLF), calling `body(lineNumber, bytes)`.
+    /// Splits bytes into lines (LF or CRLF), calling `body(lineNumber, bytes)`
+    /// (``DelimitedText/forEachLine(_:_:)``: every line numbered, blank ones included).
     static func forEachLine(_ bytes: [UInt8], _ body: (Int, ArraySlice<UInt8>) throws(ScoutError) -> Void) throws(ScoutError) {
-        var start = 0, line = 1
-        while start < bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0A { end += 1 }
-            var stop = end
-            if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
-            try body(line, bytes[start..<stop])
-            start = end + 1
-            line += 1
+        try bytes.withUnsafeBufferPointer { (b: UnsafeBufferPointer<UInt8>) throws(ScoutError) in
+            try DelimitedText.forEachLine(b) { (n: Int, line: Range<Int>) throws(ScoutError) in try body(n, bytes[line]) }
         }
     }
 

@@ -117,16 +117,17 @@ public struct PlaceRanker: Sendable {
             guard case .dog(let d) = r else { return false }
             return d.available && d.experienceNeededEstimate <= experience && (!bringsDog || d.breed[.goodWithDogs] >= 3)
         }
-        let terms = w.places["dogs"] ?? [:]
-        let decay = PlaceRanker.distanceDecay(radius: q.radius, terms: terms)
-        return try rank(kind: "dog", from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
+        let terms = w.dogs.terms
+        let decay = PlaceRanker.distanceDecay(radius: q.radius, scaleShare: w.dogs.scaleShareOfRadius)
+        return try rank(kind: .dog, from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
             guard case .dog(let d) = hit.record else { return ScoreBreakdown([]) }
             let distance = hit.distance ?? 0
             return ScoreBreakdown([
-                ScoreTerm(name: "distance", value: decay(distance), weight: terms["distance"] ?? 0),
-                ScoreTerm(name: "rating", value: (Rating.bayesian(d.temperament) - 1) / 4, weight: terms["rating"] ?? 0),
-                ScoreTerm(name: "energy_match", value: 1 - abs(Double(d.breed[.energy]) - q.activityLevel) / 4, weight: terms["energy_match"] ?? 0),
-                ScoreTerm(name: "novelty", value: q.met.contains(hit.id) ? 0 : 1, weight: terms["novelty"] ?? 0),
+                ScoreTerm(name: DogMatchTerm.distance.rawValue, value: decay(distance), weight: terms[.distance]),
+                ScoreTerm(name: DogMatchTerm.rating.rawValue, value: (Rating.bayesian(d.temperament) - 1) / 4, weight: terms[.rating]),
+                ScoreTerm(name: DogMatchTerm.energyMatch.rawValue, value: 1 - abs(Double(d.breed[.energy]) - q.activityLevel) / 4,
+                          weight: terms[.energyMatch]),
+                ScoreTerm(name: DogMatchTerm.novelty.rawValue, value: q.met.contains(hit.id) ? 0 : 1, weight: terms[.novelty]),
             ])
         }
     }
@@ -134,29 +135,29 @@ public struct PlaceRanker: Sendable {
     /// Gyms near someone: distance decay + Wilson lower bound of votes + open now.
     public func rankGyms(_ q: GymRankQuery) throws(ScoutError) -> RankedResult {
         let w = q.weights ?? weights
-        let terms = w.places["gyms"] ?? [:]
-        let decay = PlaceRanker.distanceDecay(radius: q.radius, terms: terms)
+        let terms = w.gyms.terms
+        let decay = PlaceRanker.distanceDecay(radius: q.radius, scaleShare: w.gyms.scaleShareOfRadius)
         let filter = q.filter.and { if case .gym = $0 { true } else { false } }
-        return try rank(kind: "gym", from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
+        return try rank(kind: .gym, from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
             guard case .gym(let g) = hit.record else { return ScoreBreakdown([]) }
             let distance = hit.distance ?? 0
             let open: Double = g.openingHours.map { $0.isOpen(at: q.now, in: g.zone) ? 1 : 0 } ?? 0.5
             return ScoreBreakdown([
-                ScoreTerm(name: "distance", value: decay(distance), weight: terms["distance"] ?? 0),
-                ScoreTerm(name: "rating", value: Rating.wilsonLowerBound(up: g.upVotes, down: g.downVotes), weight: terms["rating"] ?? 0),
-                ScoreTerm(name: "open_now", value: open, weight: terms["open_now"] ?? 0),
+                ScoreTerm(name: GymTerm.distance.rawValue, value: decay(distance), weight: terms[.distance]),
+                ScoreTerm(name: GymTerm.rating.rawValue, value: Rating.wilsonLowerBound(up: g.upVotes, down: g.downVotes), weight: terms[.rating]),
+                ScoreTerm(name: GymTerm.openNow.rawValue, value: open, weight: terms[.openNow]),
             ])
         }
     }
 
     /// The distance term of both rankings: `exp(−d² / 2σ²)`, σ = `scale_share_of_radius` × the radius.
-    private static func distanceDecay(radius: Double, terms: [String: Double]) -> (Double) -> Double {
-        let sigma = max(1, radius * (terms["scale_share_of_radius"] ?? 0.5))
+    private static func distanceDecay(radius: Double, scaleShare: Double) -> (Double) -> Double {
+        let sigma = max(1, radius * scaleShare)
         return { d in exp(-d * d / (2 * sigma * sigma)) }
     }
 
     /// Every candidate within the radius that passes `filter`, scored and sorted.
-    private func rank(kind: String, from: GeoPoint, radius: Double, limit: Int, filter: RecordFilter, version: String,
+    private func rank(kind: RecordKind, from: GeoPoint, radius: Double, limit: Int, filter: RecordFilter, version: String,
                       score: (SearchHit) -> ScoreBreakdown) throws(ScoutError) -> RankedResult {
         guard limit >= 1, limit <= 1000 else {
             throw ScoutError(limit < 1 ? .invalidRequest : .limitExceeded, "limit must be 1 to 1000", path: "limit")

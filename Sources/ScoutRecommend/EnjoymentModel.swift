@@ -1,4 +1,5 @@
 import Foundation
+import ScoutCore
 import ScoutTime
 
 /// What the pet enjoys, learnt from feedback: a Beta posterior per activity, shrunk toward
@@ -62,21 +63,15 @@ struct EnjoymentModel {
     }
 }
 
-/// SplitMix64 with Beta and Gamma draws (Marsaglia and Tsang), for seeded Thompson sampling.
+/// Beta and Gamma draws (Marsaglia and Tsang) over ``SplitMix64``, for seeded Thompson sampling.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var bits: SplitMix64
 
-    /// A generator whose sequence depends only on `seed`.
-    public init(seed: UInt64) { state = seed &* 0x2545_F491_4F6C_DD1D &+ 0x9E37_79B9 }
+    /// A generator whose sequence depends only on `seed` (mixed before it becomes the state).
+    public init(seed: UInt64) { bits = SplitMix64(state: seed &* 0x2545_F491_4F6C_DD1D &+ 0x9E37_79B9) }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { bits.next() }
 
     /// Uniform in (0, 1).
     public mutating func unit() -> Double { (Double(next() >> 11) + 0.5) * 0x1p-53 }

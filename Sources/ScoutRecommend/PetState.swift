@@ -21,7 +21,7 @@ struct PetState {
     let noveltyDays: Double
     /// Individual-fit bonuses, read once from the weights.
     let fitBonus: (seniorMental: Double, lowImpact: Double, lowImpactUpTo: Double)
-    /// The term weights, in ``RecommenderWeights/activityTermNames`` order.
+    /// The term weights, in ``ActivityTerm/allCases`` order.
     let weightVector: (Double, Double, Double, Double, Double)
 
     init(request: ActivityRequest, needs: PetNeeds, catalog: ActivityCatalog, weights: RecommenderWeights) {
@@ -52,12 +52,12 @@ struct PetState {
         noveltyDays = weights.noveltyDays
         fitBonus = (weights[FitParameter.seniorMentalBonus], weights[FitParameter.overweightLowImpactBonus],
                     weights[FitParameter.overweightIntensityCap])
-        weightVector = (weights.weight("needs_gap"), weights.weight("individual_fit"), weights.weight("enjoyment"),
-                        weights.weight("novelty"), weights.weight("context"))
+        let k = weights.activityTerms
+        weightVector = (k[.needsGap], k[.individualFit], k[.enjoyment], k[.novelty], k[.context])
     }
 
     /// The five term values of activity `i` done in `mode` at `t`, in
-    /// ``RecommenderWeights/activityTermNames`` order.
+    /// ``ActivityTerm/allCases`` order.
     @inline(__always)
     func values(_ i: Int, mode: ActivityMode, at t: Int64, rules: inout RuleBook, weights w: RecommenderWeights)
         -> (Double, Double, Double, Double, Double) {
@@ -77,11 +77,12 @@ struct PetState {
     func terms(_ i: Int, mode: ActivityMode, at t: Int64, rules: inout RuleBook, weights w: RecommenderWeights) -> ScoreBreakdown {
         let v = values(i, mode: mode, at: t, rules: &rules, weights: w)
         let k = weightVector
-        let names = RecommenderWeights.activityTermNames
         return ScoreBreakdown([
-            ScoreTerm(name: names[0], value: v.0, weight: k.0), ScoreTerm(name: names[1], value: v.1, weight: k.1),
-            ScoreTerm(name: names[2], value: v.2, weight: k.2), ScoreTerm(name: names[3], value: v.3, weight: k.3),
-            ScoreTerm(name: names[4], value: v.4, weight: k.4),
+            ScoreTerm(name: ActivityTerm.needsGap.rawValue, value: v.0, weight: k.0),
+            ScoreTerm(name: ActivityTerm.individualFit.rawValue, value: v.1, weight: k.1),
+            ScoreTerm(name: ActivityTerm.enjoyment.rawValue, value: v.2, weight: k.2),
+            ScoreTerm(name: ActivityTerm.novelty.rawValue, value: v.3, weight: k.3),
+            ScoreTerm(name: ActivityTerm.context.rawValue, value: v.4, weight: k.4),
         ])
     }
 

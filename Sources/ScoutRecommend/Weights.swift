@@ -9,9 +9,8 @@ public struct RecommenderWeights: Sendable {
     /// `YYYY-MM-DD.N`.
     public var version: String
 
-    /// The five terms of an activity's score, by name: `needs_gap`, `individual_fit`,
-    /// `enjoyment`, `novelty`, `context`.
-    public var activityTerms: [String: Double]
+    /// The weights of the five terms of an activity's score (`activity_terms`).
+    public var activityTerms: TermWeights<ActivityTerm>
     /// How many pseudo-observations an untried activity borrows from its category's enjoyment.
     public var categoryPriorStrength: Double
     /// Feedback loses half its weight after this many days.
@@ -57,21 +56,23 @@ public struct RecommenderWeights: Sendable {
     /// Hard-rule limits.
     public var rules: RuleLimits
 
-    /// Place-ranking weights: `dogs` and `gyms`, each term by name.
-    public var places: [String: [String: Double]]
+    /// The weights of dogs to meet (`places.dogs`).
+    public var dogs: PlaceWeights<DogMatchTerm>
+    /// The weights of gyms to visit (`places.gyms`).
+    public var gyms: PlaceWeights<GymTerm>
 
     /// Weights from checked values (the loader in ScoutRecommendJSON checks every range
     /// and that every name is present).
-    package init(version: String, activityTerms: [String: Double], categoryPriorStrength: Double, feedbackHalfLifeDays: Double,
+    package init(version: String, activityTerms: TermWeights<ActivityTerm>, categoryPriorStrength: Double, feedbackHalfLifeDays: Double,
                  noveltyDays: Double, lifeStages: [Species: LifeStageRule], speciesGoals: [Species: [Double]],
                  careLogCategories: [CareType: ActivityCategory], careGoals: [Species: [CareGoalRule]], dogGoals: DogGoalTable,
                  goalAdjustments: [String: Double], individualFit: [String: Double], rules: RuleLimits,
-                 places: [String: [String: Double]]) {
+                 dogs: PlaceWeights<DogMatchTerm>, gyms: PlaceWeights<GymTerm>) {
         self.version = version; self.activityTerms = activityTerms; self.categoryPriorStrength = categoryPriorStrength
         self.feedbackHalfLifeDays = feedbackHalfLifeDays; self.noveltyDays = noveltyDays; self.lifeStages = lifeStages
         self.speciesGoals = speciesGoals; self.careLogCategories = careLogCategories; self.careGoals = careGoals
         self.dogGoals = dogGoals; self.goalAdjustments = goalAdjustments; self.individualFit = individualFit
-        self.rules = rules; self.places = places
+        self.rules = rules; self.dogs = dogs; self.gyms = gyms
     }
 
     /// Life-stage thresholds of one species.
@@ -144,12 +145,6 @@ public struct RecommenderWeights: Sendable {
         public subscript(_ limit: RuleLimit) -> Double { values[limit.rawValue]! }
     }
 
-    /// The weight of a term (loading guarantees all of ``activityTermNames``).
-    public func weight(_ term: String) -> Double {
-        assert(RecommenderWeights.activityTermNames.contains(term), "unknown activity term \(term)")
-        return activityTerms[term] ?? 0
-    }
-
     /// Every entry of `rules` in `weights.json` with its allowed range (°C shifts, mm/h,
     /// km/h, intensities 1–5, shares, metres). A missing, unknown or out-of-range entry
     /// fails the load with its path: a typo never becomes a limit of 0.
@@ -172,14 +167,6 @@ public struct RecommenderWeights: Sendable {
         "senior_intensity_shift": -4...4, "puppy_intensity_shift": -4...4, "overweight_intensity_cap": 1...5,
         "senior_mental_bonus": 0...1, "overweight_low_impact_bonus": 0...1,
     ]
-    /// The terms of each place ranking in `places` (weights 0–100; the decay's scale a share of the radius).
-    public static let placeTermNames: [String: [String]] = [
-        "dogs": ["distance", "rating", "energy_match", "novelty", "scale_share_of_radius"],
-        "gyms": ["distance", "rating", "open_now", "scale_share_of_radius"],
-    ]
-
-    /// The terms of an activity's score, in the order responses list them.
-    public static let activityTermNames = ["needs_gap", "individual_fit", "enjoyment", "novelty", "context"]
 }
 
 /// The limits of the hard rules (`rules` in `data/weights.json`), by their names in the file.
@@ -214,4 +201,62 @@ public enum FitParameter: String, CaseIterable, Sendable {
 
     /// The values the file may give it.
     public var range: ClosedRange<Double> { RecommenderWeights.individualFitRanges[rawValue]! }
+}
+
+/// The names of a weighted score's terms, as an enum: a misspelt term is a compile error, never
+/// a weight of 0. The raw values are the names `weights.json` and the responses use, and
+/// `allCases` is the order responses list them in.
+public protocol ScoreTermName: CaseIterable, Hashable, Sendable, RawRepresentable where RawValue == String, AllCases == [Self] {}
+
+/// One weight for every term of `Term`.
+///
+///     var w = recommender.weights.activityTerms
+///     w[.novelty] = 0.3
+///
+/// - Complexity: a read or a write is O(number of terms), at most a handful.
+public struct TermWeights<Term: ScoreTermName>: Sendable, Hashable {
+    /// The weights in `Term.allCases` order.
+    public private(set) var values: [Double]
+
+    /// Weights from a function of each term (every term gets one, so none is ever missing).
+    public init(_ weight: (Term) throws(ScoutError) -> Double) throws(ScoutError) {
+        var values: [Double] = []
+        values.reserveCapacity(Term.allCases.count)
+        for t in Term.allCases { values.append(try weight(t)) }
+        self.values = values
+    }
+
+    /// The weight of a term.
+    public subscript(_ term: Term) -> Double {
+        get { values[Term.allCases.firstIndex(of: term)!] }
+        set { values[Term.allCases.firstIndex(of: term)!] = newValue }
+    }
+}
+
+/// A place ranking's weights: one per term, and the distance decay's scale.
+public struct PlaceWeights<Term: ScoreTermName>: Sendable, Hashable {
+    /// The terms' weights (0–100).
+    public var terms: TermWeights<Term>
+    /// The distance decay's σ as a share of the search radius (`scale_share_of_radius`).
+    public var scaleShareOfRadius: Double
+
+    /// Weights of a place ranking.
+    public init(terms: TermWeights<Term>, scaleShareOfRadius: Double) {
+        self.terms = terms; self.scaleShareOfRadius = scaleShareOfRadius
+    }
+}
+
+/// The terms of an activity's score (`activity_terms` in `data/weights.json`).
+public enum ActivityTerm: String, ScoreTermName {
+    case needsGap = "needs_gap", individualFit = "individual_fit", enjoyment, novelty, context
+}
+
+/// The terms of a dog-to-meet ranking (`places.dogs`).
+public enum DogMatchTerm: String, ScoreTermName {
+    case distance, rating, energyMatch = "energy_match", novelty
+}
+
+/// The terms of a gym ranking (`places.gyms`).
+public enum GymTerm: String, ScoreTermName {
+    case distance, rating, openNow = "open_now"
 }

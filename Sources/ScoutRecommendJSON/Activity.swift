@@ -19,7 +19,7 @@ extension ActivityCatalog {
     }
 
     /// Reads the catalogue from its JSON form; errors name the field (`activities[3].intensity`).
-    public static func parse(_ json: JSONValue) throws(ScoutError) -> ActivityCatalog {
+    package static func parse(_ json: JSONValue) throws(ScoutError) -> ActivityCatalog {
         let top = try FieldReader(json, path: "")
         let version = try top.string("version", maxBytes: 40)
         var out: [Activity] = []

@@ -6,7 +6,7 @@ import ScoutTime
 extension WakingHours {
     /// Reads `{"start": "HH:MM", "end": "HH:MM"}` at `key` of a request (`24:00` allowed as
     /// the end); ``standard`` when absent. Other ops (`recommend_activities`) share this form.
-    public static func read(_ body: FieldReader, key: String) throws(ScoutError) -> WakingHours {
+    package static func read(_ body: FieldReader, key: String) throws(ScoutError) -> WakingHours {
         guard let w = try body.object(key) else { return .standard }
         try w.checkKnown(["start", "end"])
         let start = try ScheduleRequest.readClock(try w.string("start"), allowing24: false, path: w.at("start"))
@@ -21,7 +21,7 @@ extension WakingHours {
 extension BusyInterval {
     /// Reads `[{"start", "end"}]` (RFC 3339 instants, end after start) at `key` of a request;
     /// empty when absent; at most ``ScheduleRequest/maxBusy`` intervals.
-    public static func readList(_ body: FieldReader, key: String) throws(ScoutError) -> [BusyInterval] {
+    package static func readList(_ body: FieldReader, key: String) throws(ScoutError) -> [BusyInterval] {
         var busy: [BusyInterval] = []
         for (i, value) in try body.array(key, maxCount: ScheduleRequest.maxBusy).enumerated() {
             let b = try FieldReader(value, path: "\(body.at(key))[\(i)]")

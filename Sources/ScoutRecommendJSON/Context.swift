@@ -4,7 +4,7 @@ import ScoutRecommend
 
 extension Weather {
     /// Reads `{"temperature_c", "precipitation_mm_h"?, "condition"?, "wind_kmh"?}`.
-    public static func read(_ f: FieldReader) throws(ScoutError) -> Weather {
+    package static func read(_ f: FieldReader) throws(ScoutError) -> Weather {
         guard let c = WeatherCondition(rawValue: try f.oneOf("condition", WeatherCondition.allCases.map(\.rawValue), default: "clear")) else {
             throw ScoutError(.invalidRequest, "unknown condition", path: f.at("condition"))
         }

@@ -11,7 +11,7 @@ extension PetProfile {
     /// `invalid_request` at `species`. A breed the table does not know is `not_found` with
     /// the closest names ("Mixed" for mixed and unknown breeds); other fields are refused by
     /// name.
-    public static func read(_ json: JSONValue, breeds: BreedTable, path: String) throws(ScoutError) -> PetProfile {
+    package static func read(_ json: JSONValue, breeds: BreedTable, path: String) throws(ScoutError) -> PetProfile {
         let f = try FieldReader(json, path: path)
         try f.checkKnown(["name", "species", "breed", "birth_date", "weight_kg", "conditions"])
         let species = try Species.read(try f.optionalString("species") ?? "dog", path: f.at("species"))

@@ -18,7 +18,7 @@ extension Schedule {
     /// moves, both in the zone's offset at that instant; `moved` lists the moves' reasons in
     /// order (`"busy"`, `"quiet_hours"`).
     /// - Complexity: O(output size).
-    public func write(into w: inout JSONWriter) {
+    package func write(into w: inout JSONWriter) {
         w.objectStart()
         w.key("timezone"); w.string(zone.identifier)
         w.key("reminders")

@@ -17,7 +17,7 @@ extension ScheduleRequest {
     /// 100, and at `reminders[i].activity` for a name over 100 bytes. Messages never repeat
     /// values.
     /// - Complexity: O(r + b) for r reminders and b busy intervals.
-    public static func read(_ body: JSONValue, types: LogTypeVocabulary = .careTypes) throws(ScoutError) -> ScheduleRequest {
+    package static func read(_ body: JSONValue, types: LogTypeVocabulary = .careTypes) throws(ScoutError) -> ScheduleRequest {
         let f = try FieldReader(body, path: "")
         let zone = try Zone(identifier: try f.string("timezone"), path: f.at("timezone"))
         let now = try Instant.parse(try f.string("now"), path: f.at("now"))

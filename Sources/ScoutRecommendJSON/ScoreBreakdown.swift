@@ -4,7 +4,7 @@ import ScoutRecommend
 extension ScoreBreakdown {
     /// Writes `"score": …, "breakdown": [{"term", "value", "weight", "contribution"}…]`
     /// into the object being written.
-    public func write(into w: inout JSONWriter) {
+    package func write(into w: inout JSONWriter) {
         w.key("score"); w.number(score, decimals: 4)
         w.key("breakdown"); w.arrayStart()
         for t in terms {

@@ -4,19 +4,39 @@ import ScoutRecommend
 import ScoutSchedule
 
 extension RecommenderWeights {
+    /// The groups of term weights a request may override (its `weights` object).
+    package enum Group: Sendable {
+        /// An activity's five terms (`recommend_activities`).
+        case activity
+        /// Dogs to meet (`recommend_dogs`).
+        case dogs
+        /// Gyms to visit (`rank_gyms`).
+        case gyms
+    }
+
     /// A copy with some term weights replaced (a request's `weights` object): keys must be
-    /// term names of `group` (`activity`, `dogs` or `gyms`), values 0–100.
-    public func overriding(_ json: JSONValue?, group: String, path: String) throws(ScoutError) -> RecommenderWeights {
+    /// term names of `group`, values 0–100.
+    package func overriding(_ json: JSONValue?, group: Group, path: String) throws(ScoutError) -> RecommenderWeights {
         guard let json else { return self }
         let f = try FieldReader(json, path: path)
         var copy = self
-        let names = group == "activity" ? RecommenderWeights.activityTermNames : Array((places[group] ?? [:]).keys.filter { $0 != "scale_share_of_radius" }).sorted()
+        switch group {
+        case .activity: copy.activityTerms = try Self.overriding(activityTerms, f, known: ActivityTerm.allCases.map(\.rawValue))
+        case .dogs: copy.dogs.terms = try Self.overriding(dogs.terms, f, known: DogMatchTerm.allCases.map(\.rawValue).sorted())
+        case .gyms: copy.gyms.terms = try Self.overriding(gyms.terms, f, known: GymTerm.allCases.map(\.rawValue).sorted())
+        }
+        return copy
+    }
+
+    /// `weights` with the members of `f` replacing theirs; `known` is the order an unknown
+    /// name's error lists the names in.
+    private static func overriding<T>(_ weights: TermWeights<T>, _ f: FieldReader, known: [String]) throws(ScoutError) -> TermWeights<T> {
+        var copy = weights
         for (key, _) in f.members {
-            guard names.contains(key) else {
-                throw ScoutError(.invalidRequest, "unknown weight; known: \(names.joined(separator: ", "))", path: f.at(key))
+            guard let term = T(rawValue: key) else {
+                throw ScoutError(.invalidRequest, "unknown weight; known: \(known.joined(separator: ", "))", path: f.at(key))
             }
-            let value = try f.number(key, in: 0...100)
-            if group == "activity" { copy.activityTerms[key] = value } else { copy.places[group]?[key] = value }
+            copy[term] = try f.number(key, in: 0...100)
         }
         return copy
     }
@@ -37,7 +57,7 @@ extension RecommenderWeights {
     }
 
     /// Reads the weights from their JSON form; errors name the field.
-    public static func parse(_ json: JSONValue) throws(ScoutError) -> RecommenderWeights {
+    package static func parse(_ json: JSONValue) throws(ScoutError) -> RecommenderWeights {
         let top = try FieldReader(json, path: "")
         func required(_ f: FieldReader, _ key: String) throws(ScoutError) -> FieldReader {
             guard let o = try f.object(key) else { throw ScoutError(.parseError, "\(key) is required", path: f.at(key)) }
@@ -57,6 +77,25 @@ extension RecommenderWeights {
         func uniform(_ names: [String], _ range: ClosedRange<Double>) -> [String: ClosedRange<Double>] {
             Dictionary(uniqueKeysWithValues: names.map { ($0, range) })
         }
+        /// Exactly the terms of `T` (plus `extra`, read by the caller), each 0–100, checked in
+        /// name order.
+        func termWeights<T: ScoreTermName>(_ f: FieldReader, _: T.Type, extra: [String] = []) throws(ScoutError) -> TermWeights<T> {
+            try f.checkKnown((T.allCases.map(\.rawValue) + extra).sorted())
+            var read: [T: Double] = [:]
+            for t in T.allCases.sorted(by: { $0.rawValue < $1.rawValue }) {
+                guard f[t.rawValue] != nil else { throw ScoutError(.parseError, "\(t.rawValue) is required", path: f.at(t.rawValue)) }
+                read[t] = try f.number(t.rawValue, in: 0...100)
+            }
+            return try TermWeights { (t: T) throws(ScoutError) -> Double in read[t]! }
+        }
+        func placeWeights<T: ScoreTermName>(_ places: FieldReader, _ group: String, _: T.Type) throws(ScoutError) -> PlaceWeights<T> {
+            let f = try required(places, group)
+            let terms = try termWeights(f, T.self, extra: ["scale_share_of_radius"])
+            guard f["scale_share_of_radius"] != nil else {
+                throw ScoutError(.parseError, "scale_share_of_radius is required", path: f.at("scale_share_of_radius"))
+            }
+            return PlaceWeights(terms: terms, scaleShareOfRadius: try f.number("scale_share_of_radius", in: 0.01...10))
+        }
         func table(_ f: FieldReader, _ key: String) throws(ScoutError) -> [Double] {
             let a = try f.array(key, maxCount: 5)
             guard a.count == 5 else { throw ScoutError(.parseError, "\(key) needs 5 values, one per trait level", path: f.at(key)) }
@@ -69,7 +108,7 @@ extension RecommenderWeights {
         }
         try top.checkKnown(["version", "activity_terms", "enjoyment", "novelty_days", "life_stages", "goals", "goal_adjustments",
                             "individual_fit", "rules", "places", "care_log"])
-        let terms = try numbers(try required(top, "activity_terms"), uniform(activityTermNames, 0...100))
+        let terms = try termWeights(try required(top, "activity_terms"), ActivityTerm.self)
         let enjoyment = try required(top, "enjoyment")
         try enjoyment.checkKnown(["category_prior_strength", "half_life_days"])
         let stagesJSON = try required(top, "life_stages")
@@ -150,13 +189,9 @@ extension RecommenderWeights {
             careGoals[s] = rules
         }
         let placesJSON = try required(top, "places")
-        var places: [String: [String: Double]] = [:]
-        try placesJSON.checkKnown(placeTermNames.keys.sorted())
-        for (group, names) in placeTermNames {
-            var ranges = uniform(names, 0...100)
-            ranges["scale_share_of_radius"] = 0.01...10
-            places[group] = try numbers(try required(placesJSON, group), ranges)
-        }
+        try placesJSON.checkKnown(["dogs", "gyms"])
+        let dogs = try placeWeights(placesJSON, "dogs", DogMatchTerm.self)
+        let gyms = try placeWeights(placesJSON, "gyms", GymTerm.self)
         return RecommenderWeights(
             version: try top.string("version", maxBytes: 40), activityTerms: terms,
             categoryPriorStrength: try enjoyment.number("category_prior_strength", in: 0...1000),
@@ -165,6 +200,6 @@ extension RecommenderWeights {
             lifeStages: stages, speciesGoals: speciesGoals, careLogCategories: careCategories, careGoals: careGoals, dogGoals: dogGoals,
             goalAdjustments: try numbers(try required(top, "goal_adjustments"), goalAdjustmentRanges),
             individualFit: try numbers(try required(top, "individual_fit"), individualFitRanges),
-            rules: rules, places: places)
+            rules: rules, dogs: dogs, gyms: gyms)
     }
 }

@@ -1,7 +1,11 @@
+import Logging
+import Metrics
 import PostgresNIO
+import ScoutCatalog
 import ScoutCore
 import ScoutEngine
 import ScoutJSON
+import ServiceLifecycle
 
 /// Keeps an ``Engine`` equal to the mapped tables of a PostgreSQL database: loads every row
 /// once, then applies each committed insert, update and delete as a live write.
@@ -55,7 +59,13 @@ public actor SourceFollower {
     private let url: SourceURL
     private let engine: Engine
     private let pollInterval: Duration
-    private let log: @Sendable (String) -> Void
+    private let logger: Logger
+    /// `scout_source_changes_total`, `scout_source_reconnects_total`, and
+    /// `scout_source_lag_seconds` (from a change's commit to its application, the newest of
+    /// each batch): swift-metrics, free without a backend.
+    private let changesCounter = Counter(label: "scout_source_changes_total")
+    private let reconnects = Counter(label: "scout_source_reconnects_total")
+    private let lag = Metrics.Timer(label: "scout_source_lag_seconds", preferredDisplayUnit: .seconds)
     private var connection: SourceConnection?
     private var mappings: [String: StoredMapping] = [:]
     private var known: [String: Set<String>] = [:]
@@ -78,13 +88,14 @@ public actor SourceFollower {
     /// Creates a follower; nothing connects until ``loadInitial()``.
     /// - Parameters:
     ///   - pollInterval: how often to look for changes without a notification.
-    ///   - log: receives one line per event worth an operator's attention (stderr in `scout`).
+    ///   - logger: receives one line per event worth an operator's attention (stderr in
+    ///     `scout`); silent by default.
     public init(url: SourceURL, engine: Engine, pollInterval: Duration = .milliseconds(500),
-                log: @escaping @Sendable (String) -> Void) {
+                logger: Logger = Logger(label: "scout.source", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.url = url
         self.engine = engine
         self.pollInterval = pollInterval
-        self.log = log
+        self.logger = logger
     }
 
     /// Connects, checks the schema, and loads every mapped table into the engine.
@@ -111,7 +122,8 @@ public actor SourceFollower {
                 if let existing = connection { c = existing } else {
                     c = try await SourceConnection.open(url)
                     connection = c
-                    log("source: reconnected to \(url.shown) after \(failures) failed attempt(s); catching up from the watermark")
+                    reconnects.increment()
+                    logger.notice("source: reconnected to \(url.shown) after \(failures) failed attempt(s); catching up from the watermark")
                     failures = 0
                 }
                 try await listen(on: c)
@@ -122,8 +134,8 @@ public actor SourceFollower {
                 failures += 1
                 // The first failure and then one in 100 (about half a minute apart at the longest backoff).
                 if failures == 1 || failures % 100 == 0 {
-                    log("source: \(SourceError.wrap(error, doing: "following").message); reconnecting (attempt \(failures), "
-                        + "backoff up to \(Self.maximumBackoff) s)")
+                    let why = SourceError.wrap(error, doing: "following").message
+                    logger.warning("source: \(why); reconnecting (attempt \(failures), backoff up to \(Self.maximumBackoff) s)")
                 }
                 try? await Task.sleep(for: .milliseconds(Int(backoff * 1000)))
                 backoff = min(backoff * 2, Self.maximumBackoff)
@@ -170,26 +182,32 @@ public actor SourceFollower {
             (xmin, prunedBelow, version) = (x, p, v)
         }
         if version != mappingVersion || prunedBelow > watermark.xid {
-            log(version != mappingVersion
+            logger.notice(version != mappingVersion
                 ? "source: the mapping changed or a table was truncated; reloading"
                 : "source: changes past this replica's watermark were pruned; reloading")
             let s = try await reload(c, strict: false)
-            log("source: reloaded \(describe(s))")
+            logger.notice("source: reloaded \(describe(s))")
             backoff = Self.firstBackoff
             return
         }
         while true {
             var batch: [(table: String, id: String)] = []
             var last = watermark
-            for try await (seq, xid, table, id) in try await c.connection.query("""
-                SELECT seq, xid, tbl, id FROM scout.changes
+            var newest = Double.infinity
+            for try await (seq, xid, table, id, age) in try await c.connection.query("""
+                SELECT seq, xid, tbl, id, EXTRACT(EPOCH FROM clock_timestamp() - at)::float8 FROM scout.changes
                 WHERE (xid, seq) > (\(watermark.xid), \(watermark.seq)) AND xid < \(xmin)
                 ORDER BY xid, seq LIMIT \(Self.batchSize)
-                """, logger: c.logger).decode((Int64, Int64, String, String).self) {
+                """, logger: c.logger).decode((Int64, Int64, String, String, Double).self) {
                 batch.append((table, id))
                 last = Watermark(xid: xid, seq: seq)
+                newest = min(newest, age)
             }
-            if !batch.isEmpty { try await apply(batch, on: c) }
+            if !batch.isEmpty {
+                try await apply(batch, on: c)
+                changesCounter.increment(by: batch.count)
+                lag.recordSeconds(max(0, newest))
+            }
             watermark = last
             if batch.count < Self.batchSize { break }
         }
@@ -217,12 +235,12 @@ public actor SourceFollower {
             } catch where !SourceError.isConnectionLoss(error) {
                 // The table was dropped or altered under its mapping: the other tables go on;
                 // `scout source install` again brings the mapping back in line (and reloads).
-                log("source: could not re-read \(ids.count) changed row(s) of \(table), left as they were: \(SourceError.describe(error))")
+                logger.warning("source: could not re-read \(ids.count) changed row(s) of \(table), left as they were: \(SourceError.describe(error))")
                 continue
             }
             let written = upsert(records, table: table)
             let gone = ids.filter { !written.contains($0) }
-            if !gone.isEmpty { _ = try? engine.remove(kind: m.kind, ids: gone) }
+            if !gone.isEmpty { _ = try? engine.remove(kind: RecordKind(m.kind), ids: gone) }
             known[table, default: []].formUnion(written)
             known[table]?.subtract(gone)
             changesApplied += ids.count
@@ -256,7 +274,7 @@ public actor SourceFollower {
                 guard let idType else {
                     let e = SourceError(.missingTable, "mapped table \(table) or its id column \(idColumn) no longer exists")
                     if strict { throw e }
-                    log("source: \(e.message); left out")
+                    logger.warning("source: \(e.message); left out")
                     continue
                 }
                 stored.append(StoredMapping(table: table, kind: kind, idColumn: idColumn, idType: idType,
@@ -300,7 +318,7 @@ public actor SourceFollower {
                 let kind = mappings[table]?.kind
                 let gone = ids.subtracting(seenByTable[table] ?? [])
                 if let kind, !gone.isEmpty {
-                    summary.removed += (try? engine.remove(kind: kind, ids: Array(gone))) ?? 0
+                    summary.removed += (try? engine.remove(kind: RecordKind(kind), ids: Array(gone))) ?? 0
                 }
             }
             mappings = Dictionary(uniqueKeysWithValues: stored.map { ($0.table, $0) })
@@ -336,7 +354,7 @@ public actor SourceFollower {
                     try engine.upsert([r])
                     written.insert(r.id)
                 } catch {
-                    log("source: skipped row \(r.id) of \(table): \(error)")
+                    logger.warning("source: skipped row \(r.id) of \(table): \(error)")
                 }
             }
             return written
@@ -347,11 +365,11 @@ public actor SourceFollower {
     private func record(from row: Row, mapping m: StoredMapping) -> PointRecord? {
         let (id, geometryType, lon, lat, fieldsText) = row
         guard let id, !id.isEmpty else {
-            log("source: skipped a row of \(m.table) with a NULL or empty id")
+            logger.warning("source: skipped a row of \(m.table) with a NULL or empty id")
             return nil
         }
         func skip(_ why: String) -> PointRecord? {
-            log("source: skipped row \(id) of \(m.table): \(why)")
+            logger.warning("source: skipped row \(id) of \(m.table): \(why)")
             return nil
         }
         guard id.utf8.count <= PointRecord.maximumIdLength else { return skip("id longer than \(PointRecord.maximumIdLength) bytes") }
@@ -383,5 +401,28 @@ public actor SourceFollower {
     public nonisolated func summaryLine(_ s: LoadSummary) -> String {
         let kinds = s.loaded.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         return "\(kinds.isEmpty ? "no rows" : kinds) from \(s.tables) table(s) of \(url.shown); \(s.skipped) bad row(s) left out"
+    }
+}
+
+/// The follower as a swift-service-lifecycle `Service`: after ``SourceFollower/loadInitial()``,
+/// put it in the service's `ServiceGroup`; it follows changes until a graceful shutdown (or
+/// cancellation), then closes its connection.
+///
+///     let follower = SourceFollower(url: url, engine: engine, logger: logger)
+///     _ = try await follower.loadInitial()
+///     let group = ServiceGroup(services: [follower, app], gracefulShutdownSignals: [.sigterm], logger: logger)
+///     try await group.run()
+extension SourceFollower: Service {
+    /// Follows changes (``follow()``) until a graceful shutdown or cancellation, then closes
+    /// the connection.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.follow() }
+        await closeConnection()
+    }
+
+    /// Closes the connection, if one is open (``follow()`` opens another when called again).
+    public func closeConnection() async {
+        await connection?.close()
+        connection = nil
     }
 }

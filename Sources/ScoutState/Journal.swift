@@ -2,7 +2,10 @@
 import Glibc
 #endif
 import Dispatch
+import Logging
+import Metrics
 import ScoutCore
+import ServiceLifecycle
 import ScoutEngine
 
 /// When the journal is flushed to disk, with Redis's `appendfsync` meanings.
@@ -39,7 +42,13 @@ public final class Journal: WriteJournal, @unchecked Sendable {
     /// Segment size, in bytes, past which the journal is compacted.
     public let compactAt: Int
     let exactDogLocations: Bool
-    let log: @Sendable (String) -> Void
+    let logger: Logger
+    /// `scout_journal_flushes_total`, `scout_journal_flush_duration_seconds`,
+    /// `scout_compactions_total{outcome}` (swift-metrics; free without a backend).
+    private let flushes = Counter(label: "scout_journal_flushes_total")
+    private let flushTime = Metrics.Timer(label: "scout_journal_flush_duration_seconds", preferredDisplayUnit: .seconds)
+    private let compacted = Counter(label: "scout_compactions_total", dimensions: [("outcome", "ok")])
+    private let compactionFailed = Counter(label: "scout_compactions_total", dimensions: [("outcome", "failed")])
     private let lock = ConditionLock()
     private var segment: Segment
     private var nextSequence: UInt64
@@ -79,7 +88,7 @@ public final class Journal: WriteJournal, @unchecked Sendable {
     }
 
     init(directory: String, policy: FsyncPolicy, compactAt: Int, exactDogLocations: Bool, segment: Segment,
-         nextSequence: UInt64, lockFile: Int32, log: @escaping @Sendable (String) -> Void) {
+         nextSequence: UInt64, lockFile: Int32, logger: Logger) {
         self.directory = directory
         self.policy = policy
         self.compactAt = max(compactAt, JournalFile.headerSize + 1)
@@ -88,7 +97,7 @@ public final class Journal: WriteJournal, @unchecked Sendable {
         self.nextSequence = nextSequence
         self.durable = nextSequence &- 1
         self.lockFile = lockFile
-        self.log = log
+        self.logger = logger
         if policy == .everysec {
             let t = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "scout.journal.everysec", qos: .utility))
             t.schedule(deadline: .now() + 1, repeating: 1)
@@ -165,8 +174,11 @@ public final class Journal: WriteJournal, @unchecked Sendable {
         syncing = true
         let target = nextSequence &- 1, file = segment
         lock.unlock()
+        let started = DispatchTime.now().uptimeNanoseconds
         let ok = fdatasync(file.fd) == 0
         let e = errno
+        flushTime.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds &- started))
+        flushes.increment()
         lock.lock()
         syncing = false
         tally.flushes += 1
@@ -201,7 +213,8 @@ public final class Journal: WriteJournal, @unchecked Sendable {
         let next: Segment
         do { next = try StateDirectory.createSegment(in: directory, number: number, firstSequence: nextSequence,
                                                     exactDogLocations: exactDogLocations) } catch {
-            log("compaction skipped: \(error.message)")
+            logger.error("compaction skipped: \(error.message)")
+            compactionFailed.increment()
             return
         }
         let state = engine.capturedState()
@@ -216,12 +229,15 @@ public final class Journal: WriteJournal, @unchecked Sendable {
                 try engine.writeSnapshot(state, to: path)
                 StateDirectory.syncDirectory(directory)
                 StateDirectory.removeFiles(in: directory, before: number)
-                log("compacted journal-\(old.number).log into snapshot-\(number).scout in \(String(format: "%.3f", StateDirectory.now() - started)) s")
+                logger.info("compacted journal-\(old.number).log into snapshot-\(number).scout in \(String(format: "%.3f", StateDirectory.now() - started)) s")
                 lock.locked { tally.compactions += 1 }
+                compacted.increment()
             } catch let error as ScoutError {
-                log("compaction into snapshot-\(number).scout failed (\(error.message)); the journal segments stay and are replayed on start")
+                logger.error("compaction into snapshot-\(number).scout failed (\(error.message)); the journal segments stay and are replayed on start")
+                compactionFailed.increment()
             } catch {
-                log("compaction into snapshot-\(number).scout failed (\(error))")
+                logger.error("compaction into snapshot-\(number).scout failed (\(error))")
+                compactionFailed.increment()
             }
             lock.locked { compacting = false }
         }
@@ -238,6 +254,23 @@ public final class Journal: WriteJournal, @unchecked Sendable {
             }
             return nil
         }
+    }
+}
+
+/// The journal as a swift-service-lifecycle `Service`: put it in a `ServiceGroup` before the
+/// service that writes to the engine (a group shuts its services down in reverse order), and
+/// a graceful shutdown (SIGTERM, or the group's own) closes it after the writers stopped:
+/// it waits for a compaction in progress, flushes, and releases the directory.
+///
+///     let state = try StateDirectory.open("/var/lib/scout") { () throws(ScoutError) in (engine, nil) }
+///     let group = ServiceGroup(services: [state.journal, app], gracefulShutdownSignals: [.sigterm], logger: logger)
+///     try await group.run()
+extension Journal: Service {
+    /// Waits until a graceful shutdown is asked for (or the task is cancelled), then closes
+    /// the journal (``close()``).
+    public func run() async throws {
+        try? await gracefulShutdown()
+        close()
     }
 }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Logging
 import ScoutCatalog
 import ScoutCore
 import ScoutEngine
@@ -30,17 +31,18 @@ public enum StateDirectory {
         public var privacy: LocationPrivacy
         /// Time-zone polygons for the engine (snapshots do not carry them).
         public var timeZones: TimeZoneMap?
-        /// Where warnings and progress go (stderr in `scout serve`).
-        public var log: @Sendable (String) -> Void
+        /// Where warnings and progress go (swift-log; `scout serve` writes them to stderr).
+        /// Silent by default.
+        public var logger: Logger
 
         /// The defaults: flush once a second, compact past 64 MiB, dogs at their cells.
         public init(policy: FsyncPolicy = .everysec, compactAt: Int = 64 << 20, privacy: LocationPrivacy = .approximate,
-                    timeZones: TimeZoneMap? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+                    timeZones: TimeZoneMap? = nil, logger: Logger = Logger(label: "scout.state", factory: { _ in SwiftLogNoOpLogHandler() })) {
             self.policy = policy
             self.compactAt = compactAt
             self.privacy = privacy
             self.timeZones = timeZones
-            self.log = log
+            self.logger = logger
         }
     }
 
@@ -86,7 +88,7 @@ public enum StateDirectory {
         var files = try list(directory)
         for name in files.temporary {
             unlink(directory + "/" + name)
-            options.log("removed \(name), left by a compaction or first start that did not finish")
+            options.logger.notice("removed \(name), left by a compaction or first start that did not finish")
         }
         var created = false
         if files.snapshots.isEmpty {
@@ -128,7 +130,7 @@ public enum StateDirectory {
                         if pending.count >= 1 << 16 { try pending.apply(to: engine) }
                     case .remove(let kind, let ids):
                         try pending.apply(to: engine)
-                        try engine.remove(kind: kind, ids: ids)
+                        try engine.remove(kind: RecordKind(kind), ids: ids)
                     }
                 }
             } catch {
@@ -158,7 +160,7 @@ public enum StateDirectory {
                     throw ScoutError(.internal, "journal-\(n).log could not be cut at byte \(offset) (\(String(cString: strerror(errno))))", path: directory)
                 }
                 cut = bytes
-                options.log("journal-\(n).log: cut off \(bytes) bytes at byte \(offset), a write torn by a crash (it was never answered)")
+                options.logger.warning("journal-\(n).log: cut off \(bytes) bytes at byte \(offset), a write torn by a crash (it was never answered)")
             case .torn(let offset, _):
                 throw damaged(directory, "journal-\(n).log at byte \(offset): a write is cut short, yet journal-\(n + 1).log follows")
             case .damaged(let offset, let reason):
@@ -182,7 +184,7 @@ public enum StateDirectory {
         removeFiles(in: directory, before: base)
         let journal = Journal(directory: directory, policy: options.policy, compactAt: options.compactAt,
                               exactDogLocations: options.privacy == .exact, segment: segment,
-                              nextSequence: (lastSequence ?? 0) &+ 1, lockFile: lockFile, log: options.log)
+                              nextSequence: (lastSequence ?? 0) &+ 1, lockFile: lockFile, logger: options.logger)
         keepLock = true
         engine.attach(journal: journal)
         return Opened(engine: engine, journal: journal, created: created, replayed: replayed, cutBytes: cut, seconds: now() - started)

@@ -1,3 +1,5 @@
+import ScoutCore
+
 /// Groups of words and phrases that mean the same ("threw up", "vomiting", "being sick";
 /// "pies", "dog"), applied when a document is indexed: a document that contains any
 /// phrase of a group is also found by every other phrase of it, in either language, with
@@ -83,16 +85,14 @@ public struct SynonymTable: Sendable {
     public static func parse(_ text: String, file: String = "synonyms.tsv") throws(SynonymFileError) -> SynonymTable {
         var groups: [[String]] = []
         var seen: [String: Int] = [:]
-        for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingSpaces
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let phrases = trimmed.split(separator: "\t").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        for row in DelimitedText.table(text, file: file, separator: UInt8(ascii: "\t"), header: false, comments: true).rows {
+            let phrases = row.cells.map(\.trimmingSpaces).filter { !$0.isEmpty }
             for p in phrases {
                 let f = TextFolding.fold(p)
-                if let first = seen[f], first != n + 1 {
-                    throw SynonymFileError(message: "\(file) line \(n + 1): the phrase \"\(p.prefix(64))\" is already in the group of line \(first)")
+                if let first = seen[f], first != row.line {
+                    throw SynonymFileError(message: "\(row.location): the phrase \"\(p.prefix(64))\" is already in the group of line \(first)")
                 }
-                seen[f] = n + 1
+                seen[f] = row.line
             }
             groups.append(phrases)
         }

@@ -42,22 +42,9 @@ enum FieldSelection: Sendable, Equatable {
         }
     }
 
-    /// The fields records of a typed kind may carry (`nil`: any name, untyped kinds).
-    static func knownFields(kind: String) -> [String]? {
-        let feedback = Engine.feedbackFields
-        switch kind {
-        case "dog": return ["name", "breed", "birth_date", "sex", "weight_kg", "owner_id", "owner_experience", "about", "reviews",
-                            "available", "town", "country"] + feedback
-        case "gym": return ["name", "type", "address", "votes", "opening_hours", "timezone"] + feedback
-        case "shelter": return ["name", "type", "description", "address", "contact", "animals"]
-        case "animal": return ["shelter_id", "species", "name", "sex", "age_years", "size", "marks", "description", "adoptable",
-                               "town", "country"]
-        case "article": return ["title", "situation", "species", "urgency", "summary", "body", "keywords", "source", "votes"] + feedback
-        case "program": return ["name", "goal", "level", "weeks", "days_per_week", "description", "exercises", "author", "votes"] + feedback
-        case "lover": return ["name", "experience", "activity_level", "other_pets", "vetted", "about", "town", "country", "reviews"] + feedback
-        default: return nil
-        }
-    }
+    /// The fields records of a typed kind may carry (`nil`: any name, untyped kinds;
+    /// ``KindDefinition/recordFields``).
+    static func knownFields(kind: String) -> [String]? { RecordKind(kind).definition.recordFields }
 
     /// True when the field goes out.
     func includes(_ name: String) -> Bool {
@@ -111,7 +98,7 @@ extension Worker {
         let ids = try Worker.ids(f, maximum: Engine.maximumGetIds)
         let selection = try FieldSelection.read(f, kind: kind)
         let today = try today(f)
-        let found = try engine.get(kind: kind, ids: ids)
+        let found = try engine.get(kind: RecordKind(kind), ids: ids)
         w.objectStart()
         w.key("results"); w.arrayStart()
         for h in found { if let h { writeHit(h, today: today, fields: selection, &w) } }
@@ -133,7 +120,7 @@ extension Worker {
         }
         let selection = try FieldSelection.read(f, kind: kind)
         let today = try today(f)
-        let hit = try engine.patch(kind: kind, record: id, set: set, unset: unset)
+        let hit = try engine.patch(kind: RecordKind(kind), record: id, set: set, unset: unset)
         w.objectStart()
         w.key("patched"); w.string(id)
         w.key("record"); writeHit(hit, today: today, fields: selection, &w)
@@ -148,7 +135,7 @@ extension Worker {
             throw ScoutError(.invalidRequest, "records of kind \(kind) take no reviews (dog and lover do)", path: "kind")
         }
         let ratings = try Reviews.ratings(try f.reader.object("ratings"), criteria: criteria, path: "ratings")
-        let outcome = try engine.review(kind: kind, record: id, reviewer: try Worker.id(f.reader["reviewer"], path: "reviewer"),
+        let outcome = try engine.review(kind: RecordKind(kind), record: id, reviewer: try Worker.id(f.reader["reviewer"], path: "reviewer"),
                                         ratings: ratings, text: try f.reader.optionalString("text", maxBytes: Reviews.maximumTextBytes) ?? "")
         writeOutcome(outcome, "reviewed", id, &w)
     }
@@ -158,7 +145,7 @@ extension Worker {
         let id = try Worker.id(f.reader["record"], path: "record")
         let voter = try Worker.id(f.reader["voter"], path: "voter")
         guard f.has("value") else { throw ScoutError(.invalidRequest, "value is required: 1, -1 or 0 (withdraw)", path: "value") }
-        let outcome = try engine.vote(kind: kind, record: id, voter: voter, value: try f.reader.integer("value", in: -1...1))
+        let outcome = try engine.vote(kind: RecordKind(kind), record: id, voter: voter, value: try f.reader.integer("value", in: -1...1))
         writeOutcome(outcome, "voted", id, &w)
     }
 

@@ -111,7 +111,7 @@ public struct LineServer {
             }
         }
         if skipping {
-            emit(Worker.Response(line: worker.respondToOversizedLine(), error: .limitExceeded))
+            emit(worker.execute(Worker.oversizedLine, allowWrites: true))
             answered += 1
         } else if !buffer.isEmpty {
             answered += handle(buffer[...])
@@ -221,7 +221,7 @@ public struct LineServer {
                 let end = min(count, first + size)
                 var reads = end
                 for k in first..<end {
-                    let p = texts[k].map { worker.parse($0) } ?? .response(worker.respondToOversizedLine())
+                    let p = texts[k].map { worker.parse($0) } ?? Worker.oversizedLine
                     if !readOnly && !p.isReadOnly { reads = k; break }
                     parsed.append(p)
                 }
@@ -251,7 +251,7 @@ public struct LineServer {
     private func parse(_ texts: [ArraySlice<UInt8>?]) -> [Worker.Parsed] {
         let worker = self.worker
         @Sendable func one(_ text: ArraySlice<UInt8>?) -> Worker.Parsed {
-            text.map { worker.parse($0) } ?? .response(worker.respondToOversizedLine())
+            text.map { worker.parse($0) } ?? Worker.oversizedLine
         }
         let count = texts.count
         guard threads >= 2, count >= LineServer.parallelParseMinimum else { return texts.map(one) }

@@ -76,7 +76,7 @@ extension Worker {
             pet: pet, context: context, log: try log(body, r), feedback: try feedback(body, r),
             count: try body.integer("count", in: 1...10, default: 2),
             mode: ActivityRequest.Mode(rawValue: try body.oneOf("mode", ActivityRequest.Mode.allCases.map(\.rawValue), default: "explore"))!,
-            seed: seed, weights: try r.weights.overriding(body["weights"], group: "activity", path: "weights"))
+            seed: seed, weights: try r.weights.overriding(body["weights"], group: .activity, path: "weights"))
         let answer = r.recommendActivities(request)
 
         w.objectStart()
@@ -202,7 +202,7 @@ extension Worker {
             from: try location(f, "from", &places), radius: try distance(body, "radius_m", default: 5000),
             experience: experience!, bringsDog: bringsDog!, activityLevel: activityLevel!, met: met,
             limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "dog", &places),
-            weights: try r.weights.overriding(body["weights"], group: "dogs", path: "weights"))
+            weights: try r.weights.overriding(body["weights"], group: .dogs, path: "weights"))
         try writeRanked(try PlaceRanker(engine: engine, weights: r.weights).recommendDogs(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: "dog"), &w)
     }
 
@@ -214,7 +214,7 @@ extension Worker {
         let q = GymRankQuery(
             from: try location(f, "from", &places), radius: try distance(body, "radius_m", default: 4000), now: now,
             limit: try body.integer("limit", in: 1...1000, default: 20), filter: try filter(f, kind: "gym"),
-            weights: try r.weights.overriding(body["weights"], group: "gyms", path: "weights"))
+            weights: try r.weights.overriding(body["weights"], group: .gyms, path: "weights"))
         try writeRanked(try PlaceRanker(engine: engine, weights: r.weights).rankGyms(q), places, today: now.localDate, fields: try FieldSelection.read(f, kind: "gym"), &w)
     }
 

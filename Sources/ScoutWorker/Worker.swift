@@ -36,6 +36,9 @@ public final class Worker: Sendable {
     /// it the request is answered `limit_exceeded` (see ``GeometryDeadline``).
     public let deadlineMilliseconds: Int?
 
+    /// Requests counted and timed by op and outcome (swift-metrics; see ``RequestMetrics``).
+    let metrics: RequestMetrics
+
     /// The default per-request deadline: one second.
     public static let defaultDeadlineMilliseconds = 1000
 
@@ -53,25 +56,27 @@ public final class Worker: Sendable {
         replicas = recommender == nil ? nil : replicate.map { ThreadReplicas($0) }
         self.files = files
         self.deadlineMilliseconds = deadlineMilliseconds
+        metrics = RequestMetrics(operations: Worker.operations.map(\.name))
     }
 
-    /// A request line, parsed: either a ready response (the line was bad) or a request.
-    /// `LineServer` parses a run of lines, then answers its reads at once.
+    /// A request line, parsed: either refused before any op ran (the line was bad), or a
+    /// request with its op, looked up once. `LineServer` parses a run of lines, then answers
+    /// its reads at once.
     package enum Parsed: Sendable {
-        /// The response to send (a parse or envelope error).
-        case response([UInt8])
-        /// A well-formed request object with its echoed id.
-        case request(id: JSONValue, body: JSONValue)
+        /// A line refused before any op ran (not JSON, not an object, a bad id, too long): the
+        /// error its answer carries, with a `null` id.
+        case refused(ScoutError)
+        /// A well-formed request object with its echoed id, and the index of its op in
+        /// ``Worker/operations`` when `op` names one.
+        case request(id: JSONValue, body: JSONValue, op: Int?)
 
         /// True for requests that only read (they may run concurrently with each other):
         /// derived from ``Worker/operations``. Bad lines and unknown ops count as reads
         /// (their answer is an error that touches nothing).
         package var isReadOnly: Bool {
             switch self {
-            case .response: return true
-            case .request(_, let body):
-                guard let name = body["op"]?.string, let op = Worker.table[name] else { return true }
-                return op.isReadOnly
+            case .refused: return true
+            case .request(_, _, let op): return op.map { Worker.operations[$0].isReadOnly } ?? true
             }
         }
     }
@@ -143,8 +148,8 @@ public final class Worker: Sendable {
         },
     ]
 
-    /// ``operations`` by name.
-    static let table: [String: Operation] = Dictionary(uniqueKeysWithValues: operations.map { ($0.name, $0) })
+    /// The index of each of ``operations`` by its name.
+    static let table: [String: Int] = Dictionary(uniqueKeysWithValues: operations.enumerated().map { ($1.name, $0) })
 
     /// The names of every op, in protocol order.
     public static var operationNames: [String] { operations.map(\.name) }
@@ -158,25 +163,30 @@ public final class Worker: Sendable {
     /// nothing).
     public func isReadOnly(_ line: ArraySlice<UInt8>) -> Bool { parse(line).isReadOnly }
 
-    /// Parses a request line and checks its envelope.
+    /// Parses a request line, checks its envelope and looks its op up.
     package func parse(_ line: ArraySlice<UInt8>) -> Parsed {
         let request: JSONValue
         do throws(JSONParseError) {
             request = try JSONReader.parse(Array(line))
         } catch {
-            return .response(errorLine(id: .null, ScoutError(.parseError, "the request is not valid JSON: \(error.description)")))
+            return .refused(ScoutError(.parseError, "the request is not valid JSON: \(error.description)"))
         }
         guard request.members != nil else {
-            return .response(errorLine(id: .null, ScoutError(.invalidRequest, "a request must be a JSON object, not \(request.typeName)")))
+            return .refused(ScoutError(.invalidRequest, "a request must be a JSON object, not \(request.typeName)"))
         }
         let id = request["id"] ?? .null
         switch id {
-        case .string(let s) where s.utf8.count <= Worker.maximumIdBytes: return .request(id: id, body: request)
-        case .number, .null: return .request(id: id, body: request)
-        case .string:
-            return .response(errorLine(id: .null, ScoutError(.limitExceeded, "id may be at most \(Worker.maximumIdBytes) bytes", path: "id")))
-        default: return .response(errorLine(id: .null, ScoutError(.invalidRequest, "id must be a string, a number or null", path: "id")))
+        case .string(let s) where s.utf8.count <= Worker.maximumIdBytes: break
+        case .number, .null: break
+        case .string: return .refused(ScoutError(.limitExceeded, "id may be at most \(Worker.maximumIdBytes) bytes", path: "id"))
+        default: return .refused(ScoutError(.invalidRequest, "id must be a string, a number or null", path: "id"))
         }
+        return .request(id: id, body: request, op: request["op"]?.string.flatMap { Worker.table[$0] })
+    }
+
+    /// What a line longer than ``maximumLineBytes`` is answered with (the line itself is dropped).
+    package static var oversizedLine: Parsed {
+        .refused(ScoutError(.limitExceeded, "a request line may be at most \(Worker.maximumLineBytes) bytes"))
     }
 
     /// Longest string `id` echoed back, in bytes.
@@ -196,18 +206,23 @@ public final class Worker: Sendable {
     /// Runs a parsed request; with `allowWrites` false a write op is answered with an
     /// `invalid_request` error and not run (`scout rank`).
     package func execute(_ parsed: Parsed, allowWrites: Bool) -> Response {
-        guard case .request(let id, let request) = parsed else {
-            if case .response(let bytes) = parsed { return Response(line: bytes, error: Worker.errorCode(of: bytes)) }
-            return Response(line: [], error: .internal)
+        let id: JSONValue, request: JSONValue, known: Int?
+        switch parsed {
+        case .refused(let error):
+            metrics.recordRefused(error.code)
+            return Response(line: errorLine(id: .null, error), error: error.code)
+        case .request(let i, let body, let op): id = i; request = body; known = op
         }
+        let started = metrics.start()
         do throws(ScoutError) {
             let fields = RequestFields(object: request)
             guard request["op"] != nil else { throw ScoutError(.invalidRequest, "op is required", path: "op") }
             let name = try fields.reader.string("op", maxBytes: 64)
-            guard let op = Worker.table[name] else {
+            guard let index = known else {
                 throw ScoutError(.unknownOp, "unknown op \"\(JSONReader.shown(name))\"\(Suggestions.hint(for: name, among: Worker.operationNames)); "
                                  + "known: \(Worker.operationNames.joined(separator: ", "))", path: "op")
             }
+            let op = Worker.operations[index]
             guard allowWrites || op.isReadOnly else {
                 throw ScoutError(.invalidRequest, "\(name) changes the catalogue; a ranking job answers only read-only ops "
                                  + "(\(Worker.operations.filter(\.isReadOnly).map(\.name).joined(separator: ", ")))", path: "op")
@@ -220,22 +235,16 @@ public final class Worker: Sendable {
             w.key("result")
             try GeometryDeadline.run(milliseconds: deadlineMilliseconds) { () throws(ScoutError) in try op.run(self, fields, &w) }
             w.objectEnd()
+            metrics.record(operation: index, outcome: nil, since: started)
             return Response(line: w.bytes, error: nil)
         } catch {
+            metrics.record(operation: known, outcome: error.code, since: started)
             return Response(line: errorLine(id: id, error), error: error.code)
         }
     }
 
-    /// The code of a ready error line (lines the parser answered itself).
-    static func errorCode(of line: [UInt8]) -> ScoutError.Code? {
-        guard let v = try? JSONReader.parse(line), let code = v["error"]?["code"]?.string else { return nil }
-        return ScoutError.Code(rawValue: code)
-    }
-
     /// A response line for a request line that was too long (the line itself is dropped).
-    public func respondToOversizedLine() -> [UInt8] {
-        errorLine(id: .null, ScoutError(.limitExceeded, "a request line may be at most \(Worker.maximumLineBytes) bytes"))
-    }
+    public func respondToOversizedLine() -> [UInt8] { execute(Worker.oversizedLine) }
 
     /// The error response line for a request: `{"id", "ok": false, "error": {"code", "message", "path"?}}`.
     func errorLine(id: JSONValue, _ e: ScoutError) -> [UInt8] {
@@ -268,7 +277,7 @@ public final class Worker: Sendable {
 
     private func load(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let path = try f.reader.string("path", maxBytes: 4096)
-        let n = try engine.load(path: try files.resolve(path, path: "path"), kind: try f.optionalString("kind"),
+        let n = try engine.load(path: try files.resolve(path, path: "path"), kind: try f.optionalString("kind").map { RecordKind($0) },
                                 maximumBytes: files.maximumBytes)
         w.objectStart(); w.key("loaded"); w.int(n); w.objectEnd()
     }
@@ -292,21 +301,21 @@ public final class Worker: Sendable {
 
     private func remove(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let kind = try f.string("kind")
-        let n = try engine.remove(kind: kind, ids: try Worker.ids(f, maximum: SearchQuery.maximumLimit))
+        let n = try engine.remove(kind: RecordKind(kind), ids: try Worker.ids(f, maximum: SearchQuery.maximumLimit))
         w.objectStart(); w.key("removed"); w.int(n); w.objectEnd()
     }
 
     private func search(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         var places = ResolvedPlaces()
         let q = try searchQuery(f, &places)
-        try writeResult(try engine.search(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: q.kind),
+        try writeResult(try engine.search(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: q.kind.name),
                         explain: try f.bool("explain", default: false), &w)
     }
 
     private func nearest(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         var places = ResolvedPlaces()
         let kind = try f.string("kind")
-        let q = NearestQuery(kind: kind, from: try location(f, "from", &places),
+        let q = NearestQuery(kind: RecordKind(kind), from: try location(f, "from", &places),
                              k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
                              filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"))
         try writeResult(try engine.nearest(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: kind),
@@ -413,7 +422,7 @@ public final class Worker: Sendable {
             default: throw ScoutError(.invalidRequest, "after must be the id of the last result of the previous page", path: "after")
             }
         }
-        return SearchQuery(kind: kind, area: area, limit: try f.integer("limit", default: SearchQuery.defaultLimit),
+        return SearchQuery(kind: RecordKind(kind), area: area, limit: try f.integer("limit", default: SearchQuery.defaultLimit),
                            from: f.has("from") ? try location(f, "from", &places) : nil, sort: sort,
                            filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"), after: after)
     }

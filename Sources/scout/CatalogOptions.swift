@@ -56,13 +56,13 @@ struct CatalogOptions: ParsableArguments {
         if let dir {
             do {
                 catalog = try Catalog.load(dataDirectory: dir)
-                log("reference data from \(dir): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places")
+                logger.info("reference data from \(dir): \(catalog.breeds.breeds.count) breeds, \(catalog.places.places.count) places")
             } catch {
-                log("could not load reference data from \(dir): \(error)")
+                logger.error("could not load reference data from \(dir): \(error)")
                 throw ExitCode(1)
             }
         } else {
-            log("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
+            logger.warning("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
         }
         timeZones = try timeZoneMap()
         let engine = Engine(catalog: catalog, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones)
@@ -81,7 +81,7 @@ struct CatalogOptions: ParsableArguments {
         let activities: [UInt8], weights: [UInt8]
         if restored {
             guard let a = files.activities, let w = files.weights else {
-                log("no activities.json and weights.json in the snapshot: recommending and ranking answer not_found")
+                logger.warning("no activities.json and weights.json in the snapshot: recommending and ranking answer not_found")
                 return nil
             }
             (activities, weights) = (a, w)
@@ -91,18 +91,17 @@ struct CatalogOptions: ParsableArguments {
                 activities = try SnapshotFile.readWholeFile(dir + "/activities.json", what: "activities.json")
                 weights = try SnapshotFile.readWholeFile(dir + "/weights.json", what: "weights.json")
             } catch {
-                log("could not read the recommender's files in \(dir): \(error)")
+                logger.error("could not read the recommender's files in \(dir): \(error)")
                 throw ExitCode(1)
             }
         }
         let breeds = engine.catalog.breeds
         let recommender: Recommender
         do { recommender = try Recommender.load(activities: activities, weights: weights, breeds: breeds) } catch {
-            log("could not load the recommender's activities.json and weights.json: \(error)")
+            logger.error("could not load the recommender's activities.json and weights.json: \(error)")
             throw ExitCode(1)
         }
-        log("recommender: \(recommender.catalog.activities.count) activities (catalogue \(recommender.catalog.version), "
-            + "weights \(recommender.weights.version))")
+        logger.info("recommender: \(recommender.catalog.activities.count) activities (catalogue \(recommender.catalog.version), weights \(recommender.weights.version))")
         // The same bytes loaded again cannot fail where they loaded once.
         return (recommender, { try! Recommender.load(activities: activities, weights: weights, breeds: breeds) })
     }
@@ -112,11 +111,11 @@ struct CatalogOptions: ParsableArguments {
     func timeZoneMap() throws -> TimeZoneMap? {
         guard let dir = resolvedDataDirectory else { return nil }
         guard access(dir + "/timezones.bin", R_OK) == 0 else {
-            log("no \(dir)/timezones.bin (python3 scripts/build_data.py --time-zones): lat/lon points without a timezone use UTC")
+            logger.warning("no \(dir)/timezones.bin (python3 scripts/build_data.py --time-zones): lat/lon points without a timezone use UTC")
             return nil
         }
         do { return try TimeZoneMap.load(path: dir + "/timezones.bin") } catch {
-            log("could not load \(dir)/timezones.bin: \(error)")
+            logger.error("could not load \(dir)/timezones.bin: \(error)")
             throw ExitCode(1)
         }
     }
@@ -133,11 +132,11 @@ struct CatalogOptions: ParsableArguments {
         do {
             engine = try Engine(snapshot: path, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones)
         } catch {
-            log("could not load the snapshot \(path): \(error)")
+            logger.error("could not load the snapshot \(path): \(error)")
             throw ExitCode(1)
         }
         let counts = engine.stats().map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
-        log("snapshot \(path): \(counts.isEmpty ? "no records" : counts) in \(String(format: "%.3f", Progress.now() - started)) s")
+        logger.info("snapshot \(path): \(counts.isEmpty ? "no records" : counts) in \(String(format: "%.3f", Progress.now() - started)) s")
         try load(into: engine)
         return engine
     }
@@ -153,10 +152,10 @@ struct CatalogOptions: ParsableArguments {
             }
             do {
                 let started = Progress.now()
-                let n = try engine.load(path: path, kind: kind)
-                log("loaded \(n) records from \(path) in \(String(format: "%.3f", Progress.now() - started)) s")
+                let n = try engine.load(path: path, kind: kind.map { RecordKind($0) })
+                logger.info("loaded \(n) records from \(path) in \(String(format: "%.3f", Progress.now() - started)) s")
             } catch {
-                log("could not load \(path): \(error)")
+                logger.error("could not load \(path): \(error)")
                 throw ExitCode(1)
             }
         }

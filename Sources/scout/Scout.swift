@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import ScoutWorker
 #if canImport(Glibc)
 import Glibc
@@ -25,10 +26,31 @@ struct Scout: ParsableCommand {
     }
 }
 
-/// Writes one line to stderr.
-func log(_ message: String) {
-    var line = "scout: " + message + "\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+/// Everything the executable logs, its own lines and those of the state directory and the
+/// PostgreSQL follower, goes through this swift-log logger, to stderr as ``StderrLineHandler``
+/// writes it.
+let logger = Logger(label: "scout", factory: { StderrLineHandler(label: $0) })
+
+/// The `scout` executable's log lines: `scout: <message>` on stderr, one `write` per line,
+/// whatever the level (operators and the tests read this format; metadata is not printed).
+/// Levels below `info` are dropped unless a logger lowers ``logLevel``.
+struct StderrLineHandler: LogHandler {
+    /// The logger's label (not printed).
+    let label: String
+    /// The least severe level written.
+    var logLevel: Logger.Level = .info
+    /// Metadata (kept for the protocol, not printed).
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var line = "scout: \(event.message)\n"
+        line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
 }
 
 /// `scout version`.

@@ -85,18 +85,18 @@ struct Serve: ParsableCommand {
         let server = LineServer(worker: worker, threads: catalog.threads)
         let served = server.run()
         if let failure = server.failure {
-            log("stopped after \(served) requests: \(failure.message)")
+            logger.error("stopped after \(served) requests: \(failure.message)")
             throw ExitCode(1)
         }
         journal?.close()
-        log("served \(served) requests")
+        logger.info("served \(served) requests")
     }
 
     /// The engine recovered from (or, on the first start, created in) the state directory.
     private func openState(_ directory: String) throws -> StateDirectory.Opened {
         let privacy: LocationPrivacy = catalog.exactDogLocations ? .exact : .approximate
         let options = StateDirectory.Options(policy: fsync, compactAt: compactAt, privacy: privacy,
-                                             timeZones: try catalog.timeZoneMap(), log: { log($0) })
+                                             timeZones: try catalog.timeZoneMap(), logger: logger)
         var firstFailure: (any Error)?
         let opened: StateDirectory.Opened
         do {
@@ -111,18 +111,18 @@ struct Serve: ParsableCommand {
             }
         } catch {
             if let firstFailure { throw firstFailure }
-            log("could not open the state directory: \(error)")
+            logger.error("could not open the state directory: \(error)")
             throw ExitCode(1)
         }
         let counts = opened.engine.stats().map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
         if opened.created {
-            log("state \(directory): created (\(counts.isEmpty ? "no records" : counts))")
+            logger.info("state \(directory): created (\(counts.isEmpty ? "no records" : counts))")
         } else {
             if !catalog.loads.isEmpty || catalog.snapshot != nil {
-                log("state \(directory) already holds the catalogue: --load and --snapshot are ignored (they only seed a new state directory)")
+                logger.warning("state \(directory) already holds the catalogue: --load and --snapshot are ignored (they only seed a new state directory)")
             }
-            log("state \(directory): recovered \(counts.isEmpty ? "no records" : counts), \(opened.replayed) journal records replayed"
-                + (opened.cutBytes > 0 ? ", \(opened.cutBytes) torn bytes cut" : "") + " in \(String(format: "%.3f", opened.seconds)) s")
+            let torn = opened.cutBytes > 0 ? ", \(opened.cutBytes) torn bytes cut" : ""
+            logger.info("state \(directory): recovered \(counts.isEmpty ? "no records" : counts), \(opened.replayed) journal records replayed\(torn) in \(String(format: "%.3f", opened.seconds)) s")
         }
         return opened
     }
@@ -132,10 +132,10 @@ struct Serve: ParsableCommand {
     private func follow(_ source: String, into engine: Engine) throws {
         let url = try parsedURL(source)
         let follower = SourceFollower(url: url, engine: engine, pollInterval: .milliseconds(sourcePollMilliseconds),
-                                      log: { log($0) })
+                                      logger: logger)
         let started = Progress.now()
         let summary = try blocking("--source") { () async throws(SourceError) in try await follower.loadInitial() }
-        log("source: loaded \(follower.summaryLine(summary)) in \(String(format: "%.3f", Progress.now() - started)) s; following changes")
+        logger.info("source: loaded \(follower.summaryLine(summary)) in \(String(format: "%.3f", Progress.now() - started)) s; following changes")
         Task.detached { await follower.follow() }
     }
 }

@@ -25,10 +25,10 @@ struct SnapshotCommand: ParsableCommand {
             // From a snapshot, its own reference files are written again; else the data directory's.
             try engine.writeSnapshot(to: output, dataDirectory: catalog.snapshot == nil ? catalog.resolvedDataDirectory : nil)
         } catch {
-            log("could not write the snapshot \(output): \(error)")
+            logger.error("could not write the snapshot \(output): \(error)")
             throw ExitCode(1)
         }
         let counts = engine.stats().map { "\($0.count) \($0.kind)" }.joined(separator: ", ")
-        log("wrote \(output) (\(counts.isEmpty ? "no records" : counts)) in \(String(format: "%.3f", Progress.now() - started)) s")
+        logger.info("wrote \(output) (\(counts.isEmpty ? "no records" : counts)) in \(String(format: "%.3f", Progress.now() - started)) s")
     }
 }

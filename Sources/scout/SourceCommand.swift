@@ -36,7 +36,7 @@ struct SourceInstall: ParsableCommand {
         if mappings.isEmpty { throw ValidationError("give at least one --table TABLE:KIND") }
         let fixed = mappings
         try blocking("install") { () async throws(SourceError) in try await SourceInstaller.install(url: source, mappings: fixed) }
-        log("installed the change trigger on \(mappings.map { "\($0.table) (\($0.kind))" }.joined(separator: ", ")) in \(source.shown)")
+        logger.info("installed the change trigger on \(mappings.map { "\($0.table) (\($0.kind))" }.joined(separator: ", ")) in \(source.shown)")
     }
 }
 
@@ -61,7 +61,7 @@ struct SourcePrune: ParsableCommand {
         let source = try parsedURL(url)
         let keep = keepSeconds
         let n = try blocking("prune") { () async throws(SourceError) in try await SourceInstaller.prune(url: source, keepSeconds: keep) }
-        log("pruned \(n) changes older than \(keepSeconds) s from \(source.shown)")
+        logger.info("pruned \(n) changes older than \(keepSeconds) s from \(source.shown)")
     }
 }
 
@@ -83,7 +83,7 @@ func blocking<T: Sendable>(_ what: String, _ work: @escaping @Sendable () async 
     switch box.result! {
     case .success(let v): return v
     case .failure(let e):
-        log("\(what): \(e)")
+        logger.info("\(what): \(e)")
         throw ExitCode(1)
     }
 }

@@ -49,7 +49,7 @@ struct StateCommand: ParsableCommand {
                        _ inspect: () throws(ScoutError) -> [StateDirectory.FileReport]) throws -> [StateDirectory.FileReport] {
         let reports: [StateDirectory.FileReport]
         do { reports = try inspect() } catch {
-            log("could not \(verb) \(directory): \(error)")
+            logger.error("could not \(verb) \(directory): \(error)")
             throw ExitCode(1)
         }
         for r in reports {

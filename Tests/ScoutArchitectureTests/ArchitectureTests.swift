@@ -152,6 +152,21 @@ import Testing
         let _: Reminder.Type = Reminder.self         // ScoutSchedule
         let _: Recommender.Type = Recommender.self   // ScoutRecommend
     }
+
+    /// The README's library section is the library tour's code (`Examples/ScoutService`, a
+    /// separate package that imports only `Scout`; `scripts/examples_test.sh` builds and runs
+    /// it), and the tour imports nothing but `Scout`.
+    @Test func theReadmeShowsTheLibraryTour() throws {
+        let tour = try String(contentsOfFile: Repository.root + "/Examples/ScoutService/Sources/LibraryTour/main.swift", encoding: .utf8)
+        let imports = tour.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@_exported import ") }
+        #expect(imports == ["import Scout"], "the library tour imports \(imports)")
+        let begin = try #require(tour.range(of: "// library-tour: begin\n")), end = try #require(tour.range(of: "// library-tour: end\n"))
+        let body = tour[begin.upperBound..<end.lowerBound]
+        #expect(body.contains("Recommender.load(") && body.contains("rankGyms(") && body.contains("StateDirectory.open("),
+                "the tour no longer shows a recommendation, gym ranking and a durable engine")
+        let readme = try String(contentsOfFile: Repository.root + "/README.md", encoding: .utf8)
+        #expect(readme.contains("```swift\nimport Scout\n\n" + body + "```\n"), "README.md's library section is not the library tour's code")
+    }
 }
 
 // MARK: - Package.swift

@@ -50,6 +50,14 @@ import Testing
         let path = "/tmp/scout-breeds-\(getpid()).csv"
         try "breed,energy,size_class\nA,9,small\n".write(toFile: path, atomically: true, encoding: .utf8)
         let e = #expect(throws: ScoutError.self) { try BreedTable.load(path: path) }
-        #expect(e?.path == "breeds line 2")
+        #expect(e?.path == "breeds.csv line 2")
+        // Blank lines are counted: the broken row is the file's line 4, as an editor shows it.
+        try "breed,energy,size_class\r\n\n  \nA,9,small\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let later = #expect(throws: ScoutError.self) { try BreedTable.load(path: path) }
+        #expect(later?.path == "breeds.csv line 4")
+        let aliases = #expect(throws: ScoutError.self) {
+            try BreedTable.load(dataDirectory: Repository.data).adding(aliasesCSV: "alias,breed,language\n\n\nLabby,No Such Breed,en\n")
+        }
+        #expect(aliases?.path == "breed_aliases.csv line 4")
     }
 }

@@ -100,8 +100,8 @@ import Testing
         #expect(g.places.map(\.geonameID) == [1, 2])
         #expect(g.places[0].alternateNames == ["Lodsch", "Lodz"])
         #expect(try g.resolve("lodsch").alternatives.map(\.geonameID) == [2])
-        for (bad, where_) in [(good.replacingOccurrences(of: "51.75", with: "north"), "places line 4"), ("3\tX\tX\n", "places line 4"),
-                              (good.replacingOccurrences(of: "51.75", with: "95"), "places line 4.lat")] {
+        for (bad, where_) in [(good.replacingOccurrences(of: "51.75", with: "north"), "places.tsv line 4"), ("3\tX\tX\n", "places.tsv line 4"),
+                              (good.replacingOccurrences(of: "51.75", with: "95"), "places.tsv line 4.lat")] {
             try (header + good + "\n" + bad).write(toFile: path, atomically: true, encoding: .utf8)
             let e = #expect(throws: ScoutError.self) { try Gazetteer.load(path: path) }
             #expect(e?.path == where_, "\(bad)")

@@ -356,7 +356,7 @@ struct RandomFilter {
         var after: String?
         var pages = 0
         repeat {
-            let page = try engine.search(SearchQuery(kind: kind, area: nil, limit: limit, sort: sort, filter: filter, text: text, after: after))
+            let page = try engine.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: limit, sort: sort, filter: filter, text: text, after: after))
             log.check(page.total == want.count, "\(context): total \(page.total), oracle \(want.count)")
             log.check(page.hits.count <= limit, "\(context): a page of \(page.hits.count) over limit \(limit)")
             if let next = page.nextAfter {
@@ -423,7 +423,7 @@ struct RandomFilter {
             var raw = S.parse(pick)
             if rng.int(0...3) == 0 {
                 let id = S.id(raw)
-                _ = try e.remove(kind: kind, ids: [id])
+                _ = try e.remove(kind: RecordKind(kind), ids: [id])
                 current[id] = nil
             } else {
                 // A rename of an existing record, or a new record under a fresh id.
@@ -437,7 +437,7 @@ struct RandomFilter {
             if step % 10 == 9 { e.pointSet(kind: kind)?.compact() }
             for sort in sorts {
                 let want = S.ordered(Array(current.values), kind: kind, sort: sort)
-                let whole = try e.search(SearchQuery(kind: kind, area: nil, limit: 1000, sort: sort))
+                let whole = try e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 1000, sort: sort))
                 log.check(whole.hits.map(\.id) == want, "step \(step) \(sort): one page differs from the oracle")
                 try Self.checkListing(e, kind: kind, filter: .all, sort: sort, want: want, limit: rng.int(1...9),
                                       context: "step \(step) \(sort)", &log)
@@ -463,7 +463,7 @@ struct RandomFilter {
         for step in 0..<30 {
             var raw = S.parse(rng.pick(lines))
             if rng.int(0...3) == 0 {
-                _ = try e.remove(kind: kind, ids: [S.id(raw)])
+                _ = try e.remove(kind: RecordKind(kind), ids: [S.id(raw)])
                 current[S.id(raw)] = nil
             } else {
                 raw["name"] = rng.pick(words) + " \(step)"
@@ -477,7 +477,7 @@ struct RandomFilter {
             let fresh = Engine(catalog: S.catalog)
             try fresh.upsert(S.records(Array(current.values)))
             for text in [rng.pick(words), rng.pick(words) + " " + rng.pick(words), "\(step)"] {
-                let q = SearchQuery(kind: kind, area: nil, limit: 1000, text: text)
+                let q = SearchQuery(kind: RecordKind(kind), area: nil, limit: 1000, text: text)
                 let got = try e.search(q).hits.map { "\($0.id) \($0.relevance!)" }
                 let want = try fresh.search(q).hits.map { "\($0.id) \($0.relevance!)" }
                 log.check(got == want, "step \(step) \"\(text)\": \(got.prefix(3)) vs fresh \(want.prefix(3))")
@@ -497,7 +497,7 @@ struct RandomFilter {
             let words = S.fold(source).split(separator: " ").filter { $0.count > 3 }.map(String.init)
             guard !words.isEmpty else { continue }
             let text = Array(words.shuffled(using: &rng).prefix(rng.int(1...2))).joined(separator: " ")
-            let whole = try S.engine.search(SearchQuery(kind: kind, area: nil, limit: 100_000, text: text))
+            let whole = try S.engine.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 100_000, text: text))
             log.check(whole.hits.contains { $0.id == S.id(r) }, "\(kind) \"\(text)\" misses \(S.id(r)), whose text has the words")
             let names = Dictionary(uniqueKeysWithValues: S.raw(kind).map { (S.id($0), S.fold(S.name($0, kind: kind))) })
             for (a, b) in zip(whole.hits, whole.hits.dropFirst()) {
@@ -508,7 +508,7 @@ struct RandomFilter {
             let limit = max(1, whole.total / rng.int(2...5))
             var paged: [String] = [], after: String?
             repeat {
-                let page = try S.engine.search(SearchQuery(kind: kind, area: nil, limit: limit, text: text, after: after))
+                let page = try S.engine.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: limit, text: text, after: after))
                 log.check(page.total == whole.total, "\(kind) \"\(text)\": page total")
                 paged += page.hits.map(\.id)
                 after = page.nextAfter
@@ -533,7 +533,7 @@ struct RandomFilter {
             guard let source = S.string(r, field) else { continue }
             let words = S.fold(source).split(separator: " ").filter { $0.count > 3 }.map(String.init)
             guard let text = words.randomElement(using: &rng) else { continue }
-            let matched = Set(try S.engine.search(SearchQuery(kind: kind, area: nil, limit: 100_000, text: text)).hits.map(\.id))
+            let matched = Set(try S.engine.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 100_000, text: text)).hits.map(\.id))
             let f = i % 3 == 0 ? RandomFilter() : RandomFilter.random(kind: kind, &rng)
             let filter = try S.filter(f.text, kind: kind)
             let sort = sorts[i % sorts.count]
@@ -668,7 +668,7 @@ struct RandomFilter {
                 }
             }
             let byID = Dictionary(uniqueKeysWithValues: raw.map { (S.id($0), $0) })
-            let got = try S.engine.get(kind: kind, ids: ids)
+            let got = try S.engine.get(kind: RecordKind(kind), ids: ids)
             #expect(got.count == ids.count)
             for (id, hit) in zip(ids, got) {
                 guard let r = byID[id] else { #expect(hit == nil, "\(kind) \(id) should be missing"); continue }
@@ -712,7 +712,7 @@ struct RandomFilter {
 
     @Test func getOfAKindNeverLoadedIsNotFound() {
         for kind in ["gym", "unicorn", "programs"] {
-            #expect { try S.engine.get(kind: kind, ids: ["x"]) } throws: { e in
+            #expect { try S.engine.get(kind: RecordKind(kind), ids: ["x"]) } throws: { e in
                 (e as? ScoutError)?.code == .notFound && (e as? ScoutError)?.path == "kind"
             }
         }
@@ -812,7 +812,7 @@ struct RandomFilter {
     /// Every record of the feedback kinds, as text (points, fields in order).
     static func dump(_ e: Engine) throws -> String {
         try ["lover", "dog", "program", "article"].map { kind in
-            try e.get(kind: kind, ids: ids(kind: kind)).map(S.text).joined(separator: "\n")
+            try e.get(kind: RecordKind(kind), ids: ids(kind: kind)).map(S.text).joined(separator: "\n")
         }.joined(separator: "\n")
     }
 
@@ -827,8 +827,8 @@ struct RandomFilter {
         var isReview: Bool { !ratings.isEmpty }
 
         func apply(_ e: Engine) throws -> FeedbackOutcome {
-            isReview ? try e.review(kind: kind, record: record, reviewer: participant, ratings: ratings, text: text)
-                : try e.vote(kind: kind, record: record, voter: participant, value: value)
+            isReview ? try e.review(kind: RecordKind(kind), record: record, reviewer: participant, ratings: ratings, text: text)
+                : try e.vote(kind: RecordKind(kind), record: record, voter: participant, value: value)
         }
 
         var description: String {
@@ -946,7 +946,7 @@ struct RandomFilter {
 
     static func checkAll(_ e: Engine, _ model: FeedbackModel, _ log: inout FailureLog, _ context: String) throws {
         for kind in ["lover", "dog", "program", "article"] {
-            for h in try e.get(kind: kind, ids: ids(kind: kind)) { check(h, against: model, &log, context) }
+            for h in try e.get(kind: RecordKind(kind), ids: ids(kind: kind)) { check(h, against: model, &log, context) }
         }
     }
 
@@ -1020,9 +1020,9 @@ struct RandomFilter {
             ("program", Self.ids(kind: "program")[2], [("weeks", .number("9")), ("description", .string("Shorter."))], []),
         ]
         for (kind, id, set, unset) in patches {
-            let a = try once.patch(kind: kind, record: id, set: set, unset: unset)
+            let a = try once.patch(kind: RecordKind(kind), record: id, set: set, unset: unset)
             var last = a
-            for _ in 0..<4 { last = try many.patch(kind: kind, record: id, set: set, unset: unset) }
+            for _ in 0..<4 { last = try many.patch(kind: RecordKind(kind), record: id, set: set, unset: unset) }
             log.check(S.text(a) == S.text(last), "patch \(id): repeated patch differs")
             // The patched fields, as Foundation sees them: the loaded record with the changes.
             var want = S.ownFields(Self.feedbackRaw[id]!) as! [String: Any]

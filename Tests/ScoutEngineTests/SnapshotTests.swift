@@ -90,27 +90,27 @@ import Testing
             let text: String? = rng.chance(0.3) ? rng.pick(["park", "collie", "gym", "dublin", "rescue", "fit", "labrador"]) : nil
             let tag = "seed \(seed) round \(round) \(kind)"
             Self.same(original, copy, "radius \(tag)") { e throws(ScoutError) in
-                Self.describe(try e.search(SearchQuery(kind: kind, area: .radius(center: centre, meters: radius), limit: 25, filter: filter, text: text)))
+                Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: .radius(center: centre, meters: radius), limit: 25, filter: filter, text: text)))
             }
             let d = radius / 111_000
             let box = GeoBox(west: max(-180, centre.lon - d), south: max(-90, centre.lat - d), east: min(180, centre.lon + d),
                              north: min(90, centre.lat + d))
             let sort: ScoutEngine.SortOrder? = rng.chance(0.5) ? .id : nil
             Self.same(original, copy, "box \(tag)") { e throws(ScoutError) in
-                Self.describe(try e.search(SearchQuery(kind: kind, area: .box(box), limit: 30, from: centre, sort: sort, filter: filter)))
+                Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: .box(box), limit: 30, from: centre, sort: sort, filter: filter)))
             }
             let ring: [SIMD2<Double>] = [SIMD2(box.west, box.south), SIMD2(box.east, box.south), SIMD2(centre.lon, box.north),
                                          SIMD2(box.west, box.south)]
             Self.same(original, copy, "polygon \(tag)") { e throws(ScoutError) in
-                Self.describe(try e.search(SearchQuery(kind: kind, area: .polygon(.polygon([ring]), crs: nil), limit: 40, filter: filter)))
+                Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: .polygon(.polygon([ring]), crs: nil), limit: 40, filter: filter)))
             }
             let k = rng.pick([1, 5, 40])
             Self.same(original, copy, "nearest \(tag)") { e throws(ScoutError) in
-                Self.describe(try e.nearest(NearestQuery(kind: kind, from: centre, k: k, filter: filter, text: text)))
+                Self.describe(try e.nearest(NearestQuery(kind: RecordKind(kind), from: centre, k: k, filter: filter, text: text)))
             }
             if kind != "shelter" {
                 Self.same(original, copy, "by rating \(tag)") { e throws(ScoutError) in
-                    Self.describe(try e.search(SearchQuery(kind: kind, area: .radius(center: centre, meters: radius), limit: 10, sort: .rating)))
+                    Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: .radius(center: centre, meters: radius), limit: 10, sort: .rating)))
                 }
             }
             let experience = Double(rng.int(1...5))
@@ -319,7 +319,7 @@ extension SnapshotTests {
         // A record without a place gets one; one with a place loses it.
         try! e.upsert([PointRecord(id: "note-1", kind: "note", point: GeoPoint(lat: 10, lon: 10)),
                        PointRecord(id: "note-2", kind: "note", point: nil, fields: [("moved", .bool(true))])])
-        func first(_ kind: String) -> [String] { try! e.search(SearchQuery(kind: kind, area: nil, limit: 5, sort: .id)).hits.map(\.id) }
+        func first(_ kind: String) -> [String] { try! e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 5, sort: .id)).hits.map(\.id) }
         let articles = first("article"), programs = first("program"), lovers = first("lover")
         try! e.patch(kind: "article", record: articles[0], set: [("summary", .string("Patched: call the vet at once."))])
         _ = try! e.vote(kind: "article", record: articles[1], voter: "voter-1", value: 1)
@@ -344,7 +344,7 @@ extension SnapshotTests {
     static func allIDs(_ e: Engine, kind: String) throws -> [String] {
         var ids: [String] = [], after: String?
         repeat {
-            let page = try e.search(SearchQuery(kind: kind, area: nil, limit: SearchQuery.maximumLimit, sort: .id, after: after))
+            let page = try e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: SearchQuery.maximumLimit, sort: .id, after: after))
             ids += page.hits.map(\.id)
             after = page.nextAfter
         } while after != nil
@@ -363,7 +363,7 @@ extension SnapshotTests {
             #expect(try Self.allIDs(copy, kind: kind) == ids, "\(kind)")
             for start in stride(from: 0, to: ids.count + 1, by: Engine.maximumGetIds - 2) {
                 let asked = Array(ids[start..<min(ids.count, start + Engine.maximumGetIds - 2)]) + ["no-such-id", "note-1"]
-                Self.same(original, copy, "get \(kind) from \(start)") { e throws(ScoutError) in Self.describe(try e.get(kind: kind, ids: asked)) }
+                Self.same(original, copy, "get \(kind) from \(start)") { e throws(ScoutError) in Self.describe(try e.get(kind: RecordKind(kind), ids: asked)) }
             }
         }
         // The records without a place are there, with and without fields.
@@ -412,7 +412,7 @@ extension SnapshotTests {
                     let tag = "\(kind) sort \(String(describing: sort)) limit \(limit) page \(page)"
                     var next: String?
                     Self.same(original, copy, tag) { e throws(ScoutError) in
-                        let r = try e.search(SearchQuery(kind: kind, area: nil, limit: limit, sort: sort, after: after))
+                        let r = try e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: limit, sort: sort, after: after))
                         next = r.nextAfter
                         return Self.describe(r)
                     }
@@ -422,7 +422,7 @@ extension SnapshotTests {
             }
             // Text, alone, with a filter and in other orders; words drawn from the records too.
             var texts = big ? (0..<5).map { _ in rng.pick(Self.words) } : Self.words
-            let sample = try original.search(SearchQuery(kind: kind, area: nil, limit: 200, sort: .id)).hits
+            let sample = try original.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 200, sort: .id)).hits
             for _ in 0..<4 {
                 let hit = rng.pick(sample)
                 let words = hit.fields.compactMap { ["name", "title", "about", "summary"].contains($0.0) ? $0.1.string : nil }
@@ -433,7 +433,7 @@ extension SnapshotTests {
                 let sort: ScoutEngine.SortOrder? = rng.chance(0.3) ? rng.pick([.id, .name]) : nil
                 let limit = rng.pick([5, 60])
                 Self.same(original, copy, "\(kind) text \(text)") { e throws(ScoutError) in
-                    Self.describe(try e.search(SearchQuery(kind: kind, area: nil, limit: limit, sort: sort, text: text)))
+                    Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: limit, sort: sort, text: text)))
                 }
             }
             for json in Self.filters[kind] ?? [] {
@@ -442,7 +442,7 @@ extension SnapshotTests {
                 func query(_ e: Engine) throws(ScoutError) -> SearchQuery {
                     let filter = try RecordFilter.parse(Sample.json(json), kind: kind, today: Sample.today, breeds: e.catalog.breeds,
                                                         species: e.catalog.species)
-                    return SearchQuery(kind: kind, area: nil, limit: 80, sort: sort, filter: filter, text: text)
+                    return SearchQuery(kind: RecordKind(kind), area: nil, limit: 80, sort: sort, filter: filter, text: text)
                 }
                 Self.same(original, copy, "\(kind) filter \(json) text \(text ?? "-")") { e throws(ScoutError) in
                     Self.describe(try e.search(try query(e)))
@@ -451,7 +451,7 @@ extension SnapshotTests {
                     let centre = rng.pick(Sample.raw[kind]!).point
                     Self.same(original, copy, "\(kind) filter \(json) nearest") { e throws(ScoutError) in
                         let q = try query(e)
-                        return Self.describe(try e.nearest(NearestQuery(kind: kind, from: centre, k: 25, filter: q.filter, text: q.text)))
+                        return Self.describe(try e.nearest(NearestQuery(kind: RecordKind(kind), from: centre, k: 25, filter: q.filter, text: q.text)))
                     }
                 }
             }
@@ -703,14 +703,14 @@ extension SnapshotTests {
         for kind in ["dog", "shelter", "gym"] {
             let ids = try Self.allIDs(original, kind: kind)
             #expect(try Self.allIDs(copy, kind: kind) == ids)
-            Self.same(original, copy, "v1 get \(kind)") { e throws(ScoutError) in Self.describe(try e.get(kind: kind, ids: ids)) }
+            Self.same(original, copy, "v1 get \(kind)") { e throws(ScoutError) in Self.describe(try e.get(kind: RecordKind(kind), ids: ids)) }
             Self.same(original, copy, "v1 listing \(kind)") { e throws(ScoutError) in
-                Self.describe(try e.search(SearchQuery(kind: kind, area: nil, limit: 1_000, sort: .name)))
+                Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 1_000, sort: .name)))
             }
             for _ in 0..<5 {
                 let centre = rng.pick(Sample.raw[kind]!).point
                 Self.same(original, copy, "v1 nearest \(kind)") { e throws(ScoutError) in
-                    Self.describe(try e.nearest(NearestQuery(kind: kind, from: centre, k: 20)))
+                    Self.describe(try e.nearest(NearestQuery(kind: RecordKind(kind), from: centre, k: 20)))
                 }
             }
         }
@@ -737,24 +737,24 @@ extension SnapshotTests {
         for kind in original.kinds {
             let ids = try Self.allIDs(original, kind: kind)
             #expect(try Self.allIDs(copy, kind: kind) == ids && !ids.isEmpty)
-            Self.same(original, copy, "fixture get \(kind)") { e throws(ScoutError) in Self.describe(try e.get(kind: kind, ids: ids + ["nope"])) }
+            Self.same(original, copy, "fixture get \(kind)") { e throws(ScoutError) in Self.describe(try e.get(kind: RecordKind(kind), ids: ids + ["nope"])) }
             for sort in [nil, ScoutEngine.SortOrder.id] {
                 Self.same(original, copy, "fixture listing \(kind)") { e throws(ScoutError) in
-                    Self.describe(try e.search(SearchQuery(kind: kind, area: nil, limit: 100, sort: sort)))
+                    Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 100, sort: sort)))
                 }
             }
             for c in centres {
                 Self.same(original, copy, "fixture nearest \(kind)") { e throws(ScoutError) in
-                    Self.describe(try e.nearest(NearestQuery(kind: kind, from: c, k: 10)))
+                    Self.describe(try e.nearest(NearestQuery(kind: RecordKind(kind), from: c, k: 10)))
                 }
                 Self.same(original, copy, "fixture radius \(kind)") { e throws(ScoutError) in
-                    Self.describe(try e.search(SearchQuery(kind: kind, area: .radius(center: c, meters: 3_000_000), limit: 50)))
+                    Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: .radius(center: c, meters: 3_000_000), limit: 50)))
                 }
             }
         }
         for (kind, text) in [("animal", "cat"), ("gym", "fitness"), ("shelter", "animals"), ("dog", "rex")] {
             Self.same(original, copy, "fixture text \(kind)") { e throws(ScoutError) in
-                Self.describe(try e.search(SearchQuery(kind: kind, area: nil, limit: 20, text: text)))
+                Self.describe(try e.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 20, text: text)))
             }
         }
     }

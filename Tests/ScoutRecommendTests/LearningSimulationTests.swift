@@ -27,7 +27,7 @@ import Testing
         var sums: [Arm: [Double]] = Dictionary(uniqueKeysWithValues: Arm.allCases.map { ($0, [Double](repeating: 0, count: rounds)) })
         let start = Clock.instant("Europe/Dublin", 2026, 6, 1, 12)
         var noEnjoyment = Fixture.recommender.weights
-        noEnjoyment.activityTerms["enjoyment"] = 0
+        noEnjoyment.activityTerms[.enjoyment] = 0
         for dog in 0..<dogs {
             var rng = SplitMix64(seed: 900_000 + dog)
             let breed = rng.pick(Fixture.breeds.breeds)

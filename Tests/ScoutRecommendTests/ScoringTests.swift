@@ -78,8 +78,8 @@ import Testing
     @Test func weightOverridesShowInTheBreakdown() throws {
         let s = Situation.at(.dublin, 2026, 6, 15, 12, sky: Sky(temperatureC: 15))
         var w = Fixture.recommender.weights
-        w.activityTerms["novelty"] = 0.3
-        w.activityTerms["enjoyment"] = 0
+        w.activityTerms[.novelty] = 0.3
+        w.activityTerms[.enjoyment] = 0
         let ans = Fixture.recommender.recommendActivities(s.request(count: 1_000, weights: w))
         #expect(ans.weightsVersion == Fixture.spec.weightsVersion)
         for r in ans.recommendations {
@@ -92,8 +92,8 @@ import Testing
         let plain = s.answer()
         #expect(plain.recommendations.first?.breakdown.terms.first { $0.name == "novelty" }?.weight == Fixture.spec.termWeights["novelty"])
         // And the parsed override takes the same path (`"weights": {"novelty": 0.3}`).
-        let parsed = try Fixture.recommender.weights.overriding(try JSONReader.parse(#"{"novelty": 0.3}"#), group: "activity", path: "weights")
-        #expect(parsed.weight("novelty") == 0.3 && parsed.weight("context") == Fixture.spec.termWeights["context"])
+        let parsed = try Fixture.recommender.weights.overriding(try JSONReader.parse(#"{"novelty": 0.3}"#), group: .activity, path: "weights")
+        #expect(parsed.activityTerms[.novelty] == 0.3 && parsed.activityTerms[.context] == Fixture.spec.termWeights["context"])
     }
 
     /// Every term of every offer (best mode) against the doc's formulas.

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ScoutCatalog
 import ScoutCore
 @testable import ScoutEngine
@@ -42,8 +43,10 @@ import Testing
     }
 
     static func open(_ dir: String, policy: FsyncPolicy = .always, compactAt: Int = 64 << 20,
-                     log: @escaping @Sendable (String) -> Void = { _ in }) throws(ScoutError) -> StateDirectory.Opened {
-        try StateDirectory.open(dir, options: .init(policy: policy, compactAt: compactAt, log: log)) { () throws(ScoutError) in
+                     logger: Logger? = nil) throws(ScoutError) -> StateDirectory.Opened {
+        var options = StateDirectory.Options(policy: policy, compactAt: compactAt)
+        if let logger { options.logger = logger }
+        return try StateDirectory.open(dir, options: options) { () throws(ScoutError) in
             (freshEngine(), Repository.data)
         }
     }
@@ -80,7 +83,7 @@ import Testing
         func apply(to e: Engine) {
             switch self {
             case .upsert(let r): _ = try? e.upsert(r)
-            case .remove(let k, let ids): _ = try? e.remove(kind: k, ids: ids)
+            case .remove(let k, let ids): _ = try? e.remove(kind: RecordKind(k), ids: ids)
             case .review(let d, let r, let s): _ = try? e.review(kind: "dog", record: d, reviewer: r, ratings: [("temperament", s)])
             case .vote(let g, let v, let x): _ = try? e.vote(kind: "gym", record: g, voter: v, value: x)
             case .patch(let l, let n): _ = try? e.patch(kind: "lover", record: l, set: [("name", .string(n))])
@@ -338,7 +341,7 @@ import Testing
         for (cut, zeros) in [(sizeBeforeLast + 5, 0), (full.count - 1, 4096)] {
             try Data(full[0..<cut] + [UInt8](repeating: 0, count: zeros)).write(to: URL(fileURLWithPath: dir + "/journal-0.log"))
             let warnings = Warnings()
-            let opened = try JournalTests.open(dir, log: warnings.add)
+            let opened = try JournalTests.open(dir, logger: warnings.logger)
             #expect(opened.cutBytes == cut - sizeBeforeLast + zeros, "cut at \(cut) + \(zeros) zeros")
             #expect(warnings.lines.contains { $0.contains("cut off \(cut - sizeBeforeLast + zeros) bytes at byte \(sizeBeforeLast)") })
             #expect(JournalTests.dump(opened.engine) == expected, "cut at \(cut) + \(zeros) zeros")
@@ -469,10 +472,25 @@ import Testing
     }
 }
 
-/// Log lines collected from a state directory's warnings.
+/// Log lines collected from a state directory's logger: a swift-log handler that keeps each
+/// message, at every level.
 final class Warnings: @unchecked Sendable {
     private let lock = NSLock()
     private var collected: [String] = []
     var lines: [String] { lock.withLock { collected } }
     func add(_ line: String) { lock.withLock { collected.append(line) } }
+
+    /// A logger whose every line lands in ``lines``.
+    var logger: Logger { Logger(label: "scout.state.test", factory: { _ in Handler(sink: self) }) }
+
+    struct Handler: LogHandler {
+        let sink: Warnings
+        var logLevel: Logger.Level = .trace
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) { sink.add("\(event.message)") }
+    }
 }

@@ -6,28 +6,18 @@
 import Foundation
 import ScoutCore
 import ScoutGeodesy
+@_exported import struct ScoutCore.SplitMix64
 
 // MARK: - Random numbers
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, fast, well-mixed 64-bit generator.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
+/// The tests' draws over ScoutCore's ``SplitMix64``: seeds from property tests, ranges,
+/// choices.
+extension SplitMix64 {
+    /// A generator started at `seed` as given.
+    public init(seed: UInt64) { self.init(state: seed) }
+    /// A generator for a property test's `Int` seed (mixed, so small seeds differ widely).
+    public init(seed: Int) { self.init(state: UInt64(bitPattern: Int64(seed)) &* 0x2545F4914F6CDD1D &+ 0x1234567) }
 
-    public init(seed: UInt64) { state = seed }
-    public init(seed: Int) { state = UInt64(bitPattern: Int64(seed)) &* 0x2545F4914F6CDD1D &+ 0x1234567 }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-    /// Uniform in [a, b).
-    public mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
     /// Log-uniform in [a, b), a > 0.
     public mutating func logUniform(_ a: Double, _ b: Double) -> Double { exp(uniform(log(a), log(b))) }
     /// Uniform integer in the range.

@@ -20,7 +20,7 @@ let engine: Engine = {
 }()
 
 /// Centres near records of a kind (every 50th record), jittered by the record's index.
-func centres(_ kind: String) -> [GeoPoint] {
+func centres(_ kind: RecordKind) -> [GeoPoint] {
     let all = try! engine.search(SearchQuery(kind: kind, area: .box(GeoBox(west: -180, south: -90, east: 180, north: 90)), limit: 100_000))
     return stride(from: 0, to: all.hits.count, by: max(1, all.hits.count / 1000)).map { i in
         let p = all.hits[i].point!

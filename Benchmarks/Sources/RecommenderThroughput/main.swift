@@ -23,40 +23,26 @@ let breeds = try! BreedTable.load(path: dataDirectory + "/breeds.csv")
 let recommender = try! Recommender.load(dataDirectory: dataDirectory, breeds: breeds)
 let worker = Worker(engine: Engine(catalog: Catalog(breeds: breeds)), recommender: recommender)
 
-struct Generator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
-    mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 let towns: [(lat: Double, lon: Double)] = [(53.35, -6.26), (53.27, -9.05), (51.11, 17.03), (69.65, 18.96), (-33.87, 151.21), (40.71, -74.0)]
 let conditions = WeatherCondition.allCases
 let activities = recommender.catalog.activities
 
 /// A random pet in a random daytime context, with a week of log and some feedback.
-func makeRequest(_ g: inout Generator, daytime: Bool) -> (ActivityRequest, String) {
-    let breed = breeds.breeds[g.int(breeds.breeds.count)]
-    let birth = LocalDate(daysSinceEpoch: 20_400 - Int64(g.int(15 * 365)))
-    let town = towns[g.int(towns.count)]
-    let day = Int64(20_454 + g.int(365))
-    let hour = daytime ? 10 + g.int(5) : g.int(24)
-    let now = Instant(seconds: day * 86_400 + Int64(hour * 3600 + g.int(3600)) - Int64(town.lon / 15 * 3600))
+func makeRequest(_ g: inout SplitMix64, daytime: Bool) -> (ActivityRequest, String) {
+    let breed = breeds.breeds[g.below(breeds.breeds.count)]
+    let birth = LocalDate(daysSinceEpoch: 20_400 - Int64(g.below(15 * 365)))
+    let town = towns[g.below(towns.count)]
+    let day = Int64(20_454 + g.below(365))
+    let hour = daytime ? 10 + g.below(5) : g.below(24)
+    let now = Instant(seconds: day * 86_400 + Int64(hour * 3600 + g.below(3600)) - Int64(town.lon / 15 * 3600))
     let weather = Weather(temperatureC: g.uniform(-5, 32), precipitationMmH: g.unit() < 0.6 ? 0 : g.uniform(0, 6),
-                          condition: conditions[g.int(6)], windKmh: g.uniform(0, 50))
+                          condition: conditions[g.below(6)], windKmh: g.uniform(0, 50))
     var log: [LogEntry] = [], feedback: [Feedback] = []
     for _ in 0..<10 {
-        let a = activities[g.int(activities.count)]
-        let at = Instant(seconds: now.seconds - Int64(g.int(14 * 86_400)))
+        let a = activities[g.below(activities.count)]
+        let at = Instant(seconds: now.seconds - Int64(g.below(14 * 86_400)))
         log.append(LogEntry(activity: a.id, start: at, minutes: Double(a.minutes)))
-        feedback.append(Feedback(activity: a.id, rating: Enjoyment.allCases[g.int(3)], at: at))
+        feedback.append(Feedback(activity: a.id, rating: Enjoyment.allCases[g.below(3)], at: at))
     }
     let pet = PetProfile(name: "Rex", species: .dog, breed: breed, birthDate: birth, weightKg: g.uniform(3, 60))
     let context = RecommendationContext(now: now, location: GeoPoint(lat: town.lat, lon: town.lon), weather: weather)
@@ -97,7 +83,7 @@ print("activities per dog request: \(perRequest); catalogue \(recommender.catalo
 print("| workload | requests | batch scoring: scores/s | recommendations with reasons: scores/s | µs/request | worker (JSON) scores/s | batch ÷ worker |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
 for (label, daytime) in [("daytime (no next-window search)", true), ("any hour (night: next-window search, not counted)", false)] {
-    var g = Generator(state: 42)
+    var g = SplitMix64(state: 42)
     let n = 20_000
     let batch = (0..<n).map { _ in makeRequest(&g, daytime: daytime) }
     var scoring = Double.infinity, library = Double.infinity, viaWorker = Double.infinity

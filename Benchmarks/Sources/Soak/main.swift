@@ -45,20 +45,6 @@ struct Options {
     }
 }
 
-/// SplitMix64: seeded, replayable.
-struct Rng {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-}
-
 /// Resident set size in MiB, from /proc/self/statm (second field, in pages).
 func rssMiB() -> Double {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return .nan }
@@ -74,7 +60,7 @@ func now() -> Double {
 }
 
 /// Positions around Ireland, where the sample gyms are: the pool every write draws from.
-func positions(_ rng: inout Rng, count: Int) -> [GeoPoint] {
+func positions(_ rng: inout SplitMix64, count: Int) -> [GeoPoint] {
     (0..<count).map { _ in GeoPoint(lat: 51.4 + 4 * rng.unit(), lon: -10.5 + 5 * rng.unit()) }
 }
 
@@ -88,7 +74,7 @@ func header(_ title: String) {
 
 /// Single-record upserts over `idCount` ids through `PointSet`.
 func soakPointSet(idCount: Int, _ o: Options) throws {
-    var rng = Rng(state: o.seed &+ UInt64(idCount))
+    var rng = SplitMix64(state: o.seed &+ UInt64(idCount))
     let ids = (0..<idCount).map { "gym-\($0)" }
     let pool = positions(&rng, count: 1 << 16)
     let set = PointSet()
@@ -118,7 +104,7 @@ func soakPointSet(idCount: Int, _ o: Options) throws {
 
 /// Single-record upserts of gym records over `idCount` ids through `Engine.upsert`.
 func soakEngine(idCount: Int, _ o: Options) throws {
-    var rng = Rng(state: o.seed &+ 7)
+    var rng = SplitMix64(state: o.seed &+ 7)
     let pool = positions(&rng, count: 1 << 16)
     let types = Gym.types
     let fields: [[(String, JSONValue)]] = (0..<idCount).map { i in
