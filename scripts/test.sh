@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: set-up check, data checks, the Spark job against scout rank, short fuzz
-# runs, then the Swift test suite (last, so its summary closes the output).
+# Runs every test: set-up check, data checks, the Spark job against scout rank, the examples
+# package, short fuzz runs, then the Swift test suite (last, so its summary closes the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,6 +13,11 @@ if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
 fi
 grep "^spark_test" .build/spark-test.log
+# Examples/: a package outside Scout's that depends on `Scout` and imports nothing else (the README's
+# library section), and a Hummingbird 2 service that embeds Scout, driven over HTTP on loopback.
+bash scripts/examples_test.sh > .build/examples-test.log 2>&1 \
+  || { tail -n 40 .build/examples-test.log; echo "test.sh: the examples failed" >&2; exit 1; }
+grep "^examples:" .build/examples-test.log
 # Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (full run: --kills 100).
 python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 10 | tail -n 1
 # The notebooks at small size (10k points in every peer, a few days of simulation): any failing cell fails.

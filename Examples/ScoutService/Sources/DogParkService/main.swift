@@ -93,7 +93,7 @@ struct Voted: ResponseEncodable {
 }
 
 /// Scout's errors as HTTP errors: a named thing missing is 404, anything else the caller sent is 400.
-func http(_ body: () throws(ScoutError) -> some Sendable) throws -> some Sendable {
+func http<T>(_ body: () throws(ScoutError) -> T) throws -> T {
     do { return try body() } catch {
         let status: HTTPResponse.Status = switch error.code {
         case .notFound: .notFound

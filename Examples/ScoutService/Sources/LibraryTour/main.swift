@@ -49,7 +49,8 @@ let directory = "/tmp/scout-library-tour-\(now.seconds)"
 var state = try StateDirectory.open(directory, options: .init(policy: .always)) { () throws(ScoutError) in
     (Engine(catalog: engine.catalog), "data")
 }
-try state.engine.upsert([PointRecord(id: "gym-new", kind: "gym", point: dublin, fields: [("name", .string("New Gym"))])])
+let gym: [(String, JSONValue)] = [("name", .string("New Gym")), ("type", .string("gym")), ("timezone", .string("Europe/Dublin"))]
+try state.engine.upsert([PointRecord(id: "gym-new", kind: "gym", point: dublin, fields: gym)])
 state.journal.close()
 state = try StateDirectory.open(directory, options: .init(policy: .always)) { () throws(ScoutError) in
     (Engine(catalog: engine.catalog), "data")
