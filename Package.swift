@@ -138,7 +138,7 @@ let package = Package(
             "ScoutRanking", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutRecommendJSON", "ScoutJSON", "ScoutTime", "ScoutGeodesy", "ScoutTestSupport"]),
         .testTarget(name: "ScoutWorkerTests", dependencies: [
             "ScoutWorker", "ScoutEngine", "ScoutJSON", "ScoutCatalog", "ScoutCatalogJSON", "ScoutRecommend", "ScoutRecommendJSON",
-            "ScoutTestSupport", "scout"]),
+            "ScoutTestSupport", "scout", .product(name: "MetricsTestKit", package: "swift-metrics")]),
         .testTarget(name: "ScoutStateTests", dependencies: [
             "ScoutState", "ScoutEngine", "ScoutIndex", "ScoutWorker", "ScoutCatalog", "ScoutJSON", "ScoutCore", "ScoutTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "Logging", package: "swift-log")]),

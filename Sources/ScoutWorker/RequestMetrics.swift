@@ -24,18 +24,20 @@ struct RequestMetrics: Sendable {
     /// The outcomes, `ok` first, then every error code.
     static let outcomes = ["ok"] + ScoutError.Code.allCases.map(\.rawValue)
 
-    init(operations: [String]) {
-        timed = !(MetricsSystem.factory is NOOPMetricsHandler)
+    /// Handles for every op and outcome, made by `factory` (a worker's: `MetricsSystem.factory`
+    /// unless it was given another).
+    init(operations: [String], factory: any MetricsFactory) {
+        timed = !(factory is NOOPMetricsHandler)
         operationCount = operations.count
         let names = operations + ["none", "unknown"]
         var counters: [Counter] = []
         for op in names {
             for outcome in Self.outcomes {
-                counters.append(Counter(label: "scout_requests_total", dimensions: [("op", op), ("outcome", outcome)]))
+                counters.append(Counter(label: "scout_requests_total", dimensions: [("op", op), ("outcome", outcome)], factory: factory))
             }
         }
         self.counters = counters
-        timers = names.map { Metrics.Timer(label: "scout_request_duration_seconds", dimensions: [("op", $0)], preferredDisplayUnit: .seconds) }
+        timers = names.map { Metrics.Timer(label: "scout_request_duration_seconds", dimensions: [("op", $0)], factory: factory) }
     }
 
     /// A start time for ``record(operation:outcome:since:)``, when requests are timed.

@@ -1,3 +1,4 @@
+import Metrics
 import ScoutCatalog
 import ScoutCatalogJSON
 import ScoutCore
@@ -49,14 +50,18 @@ public final class Worker: Sendable {
     /// (for example, by loading the same files again): each thread that answers requests
     /// then uses its own copy, and threads never contend for its reference counts
     /// (``ThreadReplicas``). Every copy must answer as `recommender` does.
+    ///
+    /// Requests are counted and timed through `metrics` (swift-metrics; by default the
+    /// bootstrapped backend's factory, and nothing at all without one): see ``RequestMetrics``.
     public init(engine: Engine, recommender: Recommender? = nil, replicate: (@Sendable () -> Recommender)? = nil,
-                files: FileAccess = .none, deadlineMilliseconds: Int? = Worker.defaultDeadlineMilliseconds) {
+                files: FileAccess = .none, deadlineMilliseconds: Int? = Worker.defaultDeadlineMilliseconds,
+                metrics factory: any MetricsFactory = MetricsSystem.factory) {
         self.engine = engine
         self.recommender = recommender
         replicas = recommender == nil ? nil : replicate.map { ThreadReplicas($0) }
         self.files = files
         self.deadlineMilliseconds = deadlineMilliseconds
-        metrics = RequestMetrics(operations: Worker.operations.map(\.name))
+        metrics = RequestMetrics(operations: Worker.operations.map(\.name), factory: factory)
     }
 
     /// A request line, parsed: either refused before any op ran (the line was bad), or a
