@@ -46,7 +46,7 @@ import Testing
         }
     }
 
-    /// Wire JSON is read and written at the edge (issue 12): the catalogue, the scheduler and
+    /// Wire JSON is read and written at the edge: the catalogue, the scheduler and
     /// the recommender speak Swift, their JSON forms live in ScoutCatalogJSON and
     /// ScoutRecommendJSON, and the engine does not sit above the recommender's JSON.
     @Test func jsonStaysAtTheEdge() throws {

@@ -11,7 +11,7 @@ import ScoutTime
 import Synchronization
 import Testing
 
-// Oracle tests of the catalogue calls of issue 12 at the library level: area-less listings,
+// Oracle tests of the catalogue calls at the library level: area-less listings,
 // species and breed names, get, records without a place, review/vote/patch idempotency and
 // order-independence, and reads interleaved with writes. Every expectation is computed here
 // from the JSON Lines files as Foundation parses them (never through the engine's reader,
@@ -593,7 +593,7 @@ struct RandomFilter {
 
     /// A record whose species is written as a word of `species.tsv` other than the canonical
     /// one (a valid species word: lower-case a-z) is the same species as its canonical form:
-    /// "Species and common words match in Polish and English … in both directions" (issue 12).
+    /// "Species and common words match in Polish and English … in both directions".
     @Test func aRecordWrittenWithAnotherSpeciesNameIsFoundByItsSpecies() throws {
         let e = Engine(catalog: S.catalog)
         let template = S.records([S.lines("animals")[0]])[0]

@@ -10,7 +10,7 @@ import ScoutTestSupport
 import ScoutTime
 import Testing
 
-/// Any pet (issue 12): species without a profile get generic needs and say so, never a dog's;
+/// Any pet: species without a profile get generic needs and say so, never a dog's;
 /// care-log entries count toward the week; care goals against an oracle that counts entries
 /// per local day with Foundation's `Calendar` and reads the goals from `data/weights.json`
 /// with `JSONSerialization`.

@@ -7,7 +7,7 @@ import Testing
 @testable import ScoutSchedule
 import ScoutTime
 
-/// Reminders' `type` in the care-log vocabulary (issue 12): care types and catalogue
+/// Reminders' `type` in the care-log vocabulary: care types and catalogue
 /// activities are accepted and echoed, an unknown type is `invalid_request` with the closest
 /// known types, and a type never changes when a reminder fires.
 @Suite struct ReminderTypeTests {

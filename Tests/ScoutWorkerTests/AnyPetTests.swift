@@ -3,7 +3,7 @@ import ScoutJSON
 import ScoutTestSupport
 import Testing
 
-/// Any pet and the care log (issue 12) through real `scout serve` pipes: species without a
+/// Any pet and the care log through real `scout serve` pipes: species without a
 /// profile get generic needs and say so; bad species words and unknown log types are
 /// `invalid_request` with the path (and "did you mean"); care-log entries are accepted by
 /// `recommend_activities`, `progress` and `schedule`; `progress`'s care goals match counts per

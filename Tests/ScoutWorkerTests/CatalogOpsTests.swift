@@ -5,7 +5,7 @@ import ScoutJSON
 import ScoutTestSupport
 import Testing
 
-/// The catalogue calls of issue 12 through the real `scout serve`: one call per app screen,
+/// The catalogue calls through the real `scout serve`: one call per app screen,
 /// then the error cases with their exact codes and paths. Expectations come from the sample
 /// files as Foundation reads them (`CatalogOracle`), never from an earlier answer.
 @Suite(.serialized) struct CatalogOpsTests {

@@ -4,7 +4,7 @@ import ScoutTestSupport
 import ScoutWorker
 import Testing
 
-/// The worker never guesses: every case from issue 11 gets a clear error naming what was
+/// The worker never guesses: every mistake a caller makes gets a clear error naming what was
 /// wrong (and, where it can, what was meant), and its correct neighbour still works.
 @Suite(.serialized) struct StrictProtocolTests {
     static func serve(_ requests: [String], extra: [String] = []) throws -> [JSONValue] {

@@ -10,7 +10,7 @@ import ScoutTestSupport
 import ScoutTime
 import Testing
 
-/// The query planner (issue 15): every plan — index walk, filter first, the key's own tree and
+/// The query planner: every plan — index walk, filter first, the key's own tree and
 /// the automatic choice — gives the brute-force answer, for filters from common to matching nothing.
 @Suite struct PlannerTests {
     /// Breeds from common to rare, and ones no sample dog has (zero matches).
