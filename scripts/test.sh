@@ -5,19 +5,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 python3 scripts/build_data.py --sample-dogs --if-missing
-python3 scripts/build_data.py --time-zones --if-missing
+# Jobs started in the background below are stopped if a step fails.
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+mkdir -p .build
+# The time-zone polygons (about 1.5 min on a fresh clone, on one core) are built while Swift compiles.
+python3 scripts/build_data.py --time-zones --if-missing > .build/time-zones.log 2>&1 &
+time_zones=$!
 python3 scripts/check_activities.py
 python3 scripts/check_content.py
 swift build --build-tests 2>&1 | tail -n 3
+wait "$time_zones" || { tail -n 20 .build/time-zones.log; echo "test.sh: building data/timezones.bin failed" >&2; exit 1; }
+tail -n 1 .build/time-zones.log
+# The Examples/ package (a separate build, about 3 min) compiles while the Spark, crash,
+# notebook and source tests run; it is run after them.
+bash scripts/examples_test.sh --build-only > .build/examples-build.log 2>&1 &
+examples_build=$!
 if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout" > .build/spark-test.log 2>&1; then
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
 fi
 grep "^spark_test" .build/spark-test.log
-# Examples/: a package outside Scout's that depends on `Scout` and imports nothing else (the README's
-# library section), and a Hummingbird 2 service that embeds Scout, driven over HTTP on loopback.
-bash scripts/examples_test.sh > .build/examples-test.log 2>&1 \
-  || { tail -n 40 .build/examples-test.log; echo "test.sh: the examples failed" >&2; exit 1; }
-grep "^examples:" .build/examples-test.log
 # Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (full run: --kills 100).
 python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 10 | tail -n 1
 # The notebooks at small size (10k points in every peer, a few days of simulation): any failing cell fails.
@@ -31,6 +37,12 @@ grep "^notebooks:" .build/notebooks-test.log
 python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > .build/source-test.log 2>&1 \
   || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
 grep "^source_test: \(lag\|passed\)" .build/source-test.log
+# Examples/: a package outside Scout's that depends on `Scout` and imports nothing else (the README's
+# library section), and a Hummingbird 2 service that embeds Scout, driven over HTTP on loopback.
+wait "$examples_build" || { tail -n 40 .build/examples-build.log; echo "test.sh: the examples did not build" >&2; exit 1; }
+bash scripts/examples_test.sh > .build/examples-test.log 2>&1 \
+  || { tail -n 40 .build/examples-test.log; echo "test.sh: the examples failed" >&2; exit 1; }
+grep "^examples:" .build/examples-test.log
 # Each fuzz target replays its regressions, then fuzzes for 5 s (docs/fuzzing.md).
 bash scripts/fuzz.sh 5 2>&1 | tail -n 6
 # The whole log stays in .build/swift-test.log; on failure, the recorded issues are printed
