@@ -14,8 +14,9 @@ import json
 import random
 import subprocess
 import sys
-import threading
 import time
+
+from scout_client import Serve
 
 FILTERS = {
     "none": None,
@@ -51,38 +52,28 @@ def main():
     a = p.parse_args()
     rng = random.Random(7)
     centres = [(rng.uniform(50, 56), rng.uniform(-6, 2)) for _ in range(a.queries)]
-    worker = subprocess.Popen([a.scout, "serve", "--load", a.data], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    worker = Serve(a.scout, ["--load", a.data], stderr=subprocess.DEVNULL, label="bench_filters_streamed")
 
     def run(f):
-        lines = []
+        requests = []
         for i, (lat, lon) in enumerate(centres):
             q = {"id": i, "op": "nearest", "kind": "dog", "from": {"lat": lat, "lon": lon}, "k": 5,
                  "fields": False, "explain": i == len(centres) - 1}
             if f:
                 q["filter"] = moved(f, i) if a.mode == "oneoff" else f
-            lines.append(json.dumps(q))
-        data = ("\n".join(lines) + "\n").encode()
+            requests.append(q)
         # Written from another thread: the answers fill the pipe while the requests go in.
-        feeder = threading.Thread(target=lambda: (worker.stdin.write(data), worker.stdin.flush()))
-        start = time.perf_counter()
-        feeder.start()
-        answers = [worker.stdout.readline() for _ in centres]
-        elapsed = time.perf_counter() - start
-        feeder.join()
+        answers, elapsed = worker.stream(requests)
         return elapsed / len(centres) * 1e6, json.loads(answers[-1])["result"].get("explain")
 
-    worker.stdin.write(b'{"id":0,"op":"nearest","kind":"dog","from":{"lat":52,"lon":0},"k":1}\n')
-    worker.stdin.flush()
-    worker.stdout.readline()
+    worker.ask(b'{"id":0,"op":"nearest","kind":"dog","from":{"lat":52,"lon":0},"k":1}')
     time.sleep(1)
     for round_ in range(2):
         for name, f in FILTERS.items():
             us, plan = run(f)
             if round_ == 1:
                 print(f"{a.mode}\t{name}\t{us:.1f} µs\t{plan}")
-    worker.stdin.close()
-    worker.wait()
+    worker.close()
     return 0
 
 

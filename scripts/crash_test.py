@@ -19,16 +19,17 @@ the kernel, so under every policy an answered write must survive.
     python3 scripts/crash_test.py --scout .build/release/scout --kills 100   # the full run
 """
 import argparse
+import itertools
 import json
 import os
 import random
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+from scout_client import Serve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "data")
@@ -109,37 +110,18 @@ def canonical(model):
                        "votes": {k: v for k, v in model["votes"].items() if v}}, sort_keys=True)
 
 
-class Worker:
-    """A `scout serve` process driven over pipes, one request at a time (for checks)."""
+_ids = itertools.count(1)
 
-    def __init__(self, argv):
-        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
-        self.n = 0
-        self.err = []
-        threading.Thread(target=self._drain, daemon=True).start()
 
-    def _drain(self):
-        for line in self.p.stderr:
-            self.err.append(line.decode(errors="replace").rstrip())
-
-    def ask(self, req):
-        self.n += 1
-        req = dict(req, id=f"c{self.n}")
-        self.p.stdin.write((json.dumps(req) + "\n").encode())
-        line = self.p.stdout.readline()
-        if not line:
-            raise RuntimeError("the worker ended: " + "\n".join(self.err[-5:]))
-        return line.rstrip(b"\n")
-
-    def stop(self):
-        self.p.stdin.close()
-        self.p.wait(timeout=60)
+def ask(worker, req):
+    """One request with a fresh id (answers are compared after their id); the answer line."""
+    return worker.ask(dict(req, id=f"c{next(_ids)}"))
 
 
 def observed(worker, dogs, gyms):
     """The recovered state, read back through the protocol, in the model's shape."""
     model = empty_model()
-    got = json.loads(worker.ask({"op": "get", "kind": "spot", "ids": [f"spot-{i}" for i in range(SPOTS)]}))
+    got = json.loads(ask(worker, {"op": "get", "kind": "spot", "ids": [f"spot-{i}" for i in range(SPOTS)]}))
     if not got["ok"] and got["error"]["code"] == "not_found":
         got = {"ok": True, "result": {"results": []}}   # no spot was ever written
     for r in got["result"]["results"]:
@@ -148,7 +130,7 @@ def observed(worker, dogs, gyms):
             rec["lat"], rec["lon"] = float(r["lat"]), float(r["lon"])
         model["spot"][r["id"]] = rec
     for kind, ids, field, key in (("dog", dogs, "reviews_by", "reviews"), ("gym", gyms, "votes_by", "votes")):
-        got = json.loads(worker.ask({"op": "get", "kind": kind, "ids": ids}))
+        got = json.loads(ask(worker, {"op": "get", "kind": kind, "ids": ids}))
         for r in got["result"]["results"]:
             entries = r.get("fields", {}).get(field)
             if entries:
@@ -189,7 +171,7 @@ def main():
             dst.write(line)
     catalogue = ["--data", DATA, "--load", seed_dogs, "--load", os.path.join(DATA, "sample", "gyms.jsonl")]
     # The worker that never crashes: same catalogue, no state, fed the writes that survived.
-    reference = Worker([args.scout, "serve"] + catalogue)
+    reference = Serve(args.scout, catalogue, label="crash_test")
     stream = Writes(args.seed, dogs, gyms)
     history = []          # the writes the state holds, in order
     model = empty_model()
@@ -198,48 +180,29 @@ def main():
     started = time.time()
     for kill in range(args.kills):
         policy = POLICIES[kill % len(POLICIES)]
-        argv = [args.scout, "serve"] + catalogue + ["--state", state, "--fsync", policy, "--compact-at", args.compact_at]
+        argv = catalogue + ["--state", state, "--fsync", policy, "--compact-at", args.compact_at]
         t0 = time.time()
-        p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
-        err_lines = []
-        threading.Thread(target=lambda: err_lines.extend(l.decode(errors="replace").rstrip() for l in p.stderr), daemon=True).start()
+        p = Serve(args.scout, argv, label="crash_test")
         # Wait until it answers, so the kill lands while writes stream, not during start-up.
-        p.stdin.write(b'{"id":"ready","op":"ping"}\n')
-        if not p.stdout.readline():
-            sys.exit("crash_test: the worker did not start:\n" + "\n".join(err_lines))
+        p.wait_ready()
         totals["recovery_s"].append(time.time() - t0)
         sent = []                     # writes handed to the pipe, in order
         answers = []                  # answer lines read, in order
         stop = threading.Event()
 
-        def writer():
-            try:
-                while not stop.is_set():
-                    w = stream.next()
-                    sent.append(w)
-                    p.stdin.write((json.dumps(dict(w, id=len(sent))) + "\n").encode())
-            except (BrokenPipeError, OSError):
-                pass
+        def writes():
+            while not stop.is_set():
+                w = stream.next()
+                sent.append(w)
+                yield dict(w, id=len(sent))
 
-        def reader():
-            buf = b""
-            while True:
-                chunk = p.stdout.read(65536)
-                if not chunk:
-                    return
-                buf += chunk
-                *lines, buf = buf.split(b"\n")
-                answers.extend(lines)
-
-        tw, tr = threading.Thread(target=writer, daemon=True), threading.Thread(target=reader, daemon=True)
-        tw.start(); tr.start()
+        tw, tr = p.feed(writes()), p.collect(answers)
         time.sleep(rng.uniform(0.05, 1.2))
-        p.send_signal(signal.SIGKILL)
-        p.wait()
+        p.kill()
         stop.set()
         tw.join(5); tr.join(5)
         totals["kills"] += 1
-        totals["compactions"] += sum("compacted" in l for l in err_lines)
+        totals["compactions"] += sum("compacted" in l for l in p.stderr_lines)
         for line in answers:
             a = json.loads(line)
             if not a.get("ok"):
@@ -253,10 +216,10 @@ def main():
 
         # Restart without streaming and read the recovered state back.
         t0 = time.time()
-        w = Worker(argv)
-        w.ask({"op": "ping"})
+        w = Serve(args.scout, argv, label="crash_test")
+        ask(w, {"op": "ping"})
         totals["recovery_s"].append(time.time() - t0)
-        totals["cut_bytes"] += sum(int(l.split("cut off ")[1].split(" ")[0]) for l in w.err if "cut off" in l)
+        totals["cut_bytes"] += sum(int(l.split("cut off ")[1].split(" ")[0]) for l in w.stderr_lines if "cut off" in l)
         got = canonical(observed(w, dogs, gyms))
         # The recovered state must be the model after `answered` writes or some more of those sent.
         m = json.loads(json.dumps(model))
@@ -276,7 +239,7 @@ def main():
             shutil.copytree(state, state + f"-failed-{kill}", dirs_exist_ok=True)
             sys.exit(f"crash_test: kill {kill} ({policy}): the recovered state is no prefix of the writes sent that holds "
                      f"all {answered} answered ones (sent {candidates}); state kept in {state}-failed-{kill}\n"
-                     + "\n".join(w.err[-10:]))
+                     + "\n".join(w.stderr_tail(10)))
         totals["lost_unanswered"] += candidates - j
         totals["batches_in_flight"] += sum(1 for x in sent[answered:candidates] if x["op"] == "upsert" and len(x["records"]) > 1)
         model = m
@@ -284,11 +247,11 @@ def main():
         history.extend(survivors)
         # The worker that never crashed takes the same writes; then every query answers the same.
         for x in survivors:
-            a = json.loads(reference.ask(x))
+            a = json.loads(ask(reference, x))
             if not a["ok"]:
                 sys.exit(f"crash_test: the reference worker refused {x}: {a}")
         for q in queries(dogs, gyms):
-            mine, theirs = w.ask(q), reference.ask(q)
+            mine, theirs = ask(w, q), ask(reference, q)
             if q["op"] == "stats":
                 # index_bytes depends on how the index's levels were built (replayed in batches or
                 # written one by one), not on what it holds.
@@ -298,11 +261,11 @@ def main():
             if mine.split(b',"ok"', 1)[1] != theirs.split(b',"ok"', 1)[1]:
                 sys.exit(f"crash_test: kill {kill}: {json.dumps(q)} answers differently after recovery:\n  recovered: {mine[:400]}\n"
                          f"  never crashed: {theirs[:400]}")
-        w.stop()
+        w.close()
         status = f"kill {kill + 1}/{args.kills} ({policy}): {answered} answered, {candidates - answered} in flight, " \
                  f"{j - answered} of those recovered; {len(history)} writes kept"
         print(status, flush=True)
-    reference.stop()
+    reference.close()
     rec = totals["recovery_s"]
     print(f"crash_test: {totals['kills']} kills, {totals['answered']} answered writes, 0 lost; "
           f"{totals['in_flight']} in flight at the kills ({totals['batches_in_flight']} batches, none half there), "

@@ -25,18 +25,17 @@ import argparse
 import json
 import math
 import os
-import queue
 import random
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "Benchmarks" / "peers"))
 from postgis import BINDIR, PostGIS  # noqa: E402  (reused: install, start, stop by PID)
+from scout_client import Serve  # noqa: E402
 
 VISIBLE_WITHIN = 1.0      # seconds: the issue's promise
 failures = 0
@@ -54,62 +53,41 @@ def check(ok: bool, what: str) -> None:
         raise SystemExit(1)
 
 
-class Serve:
-    """A `scout serve` worker: a reader thread drains stdout into per-id slots, so writes to
-    stdin from this thread cannot deadlock on full pipes; stderr goes to a file."""
+class SourceWorker(Serve):
+    """`scout serve --source URL`, its stderr appended to the test's log; requests numbered."""
 
     def __init__(self, scout: str, url: str, log: Path, extra: list[str] = ()):
-        self.log_path = log
-        self.log = open(log, "ab")
-        self.proc = subprocess.Popen([scout, "serve", "--source", url, "--exact-dog-locations", "--threads", "2", *extra],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, bufsize=0)
-        self.lines: queue.Queue = queue.Queue()
+        super().__init__(scout, ["--source", url, "--exact-dog-locations", "--threads", "2", *extra],
+                         stderr=log, label="source_test")
         self.next_id = 0
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
 
-    def _read(self) -> None:
-        for line in self.proc.stdout:
-            self.lines.put(json.loads(line))
-        self.lines.put(None)
-
-    def ask(self, req: dict, timeout: float = 30.0) -> dict:
+    def call(self, req: dict, timeout: float = 30.0) -> dict:
+        """The answer to `req` (given the next id; answers to other ids are skipped)."""
         self.next_id += 1
-        req = dict(req, id=self.next_id)
-        self.proc.stdin.write((json.dumps(req) + "\n").encode())
-        self.proc.stdin.flush()
+        self.send(dict(req, id=self.next_id))
         while True:
-            r = self.lines.get(timeout=timeout)
-            if r is None:
-                raise SystemExit(f"scout serve exited; log: {self.log_path}")
+            r = json.loads(self.read_line(timeout))
             if r.get("id") == self.next_id:
                 return r
 
     def result(self, req: dict) -> dict:
-        r = self.ask(req)
+        r = self.call(req)
         check(r.get("ok") is True, f"request {req} failed: {r}")
         return r["result"]
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.stdin.close()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
+        self.close(timeout=20)
 
 
-def get(w: Serve, kind: str, ident: str) -> dict | None:
-    r = w.ask({"op": "get", "kind": kind, "ids": [ident]})
+def get(w: SourceWorker, kind: str, ident: str) -> dict | None:
+    r = w.call({"op": "get", "kind": kind, "ids": [ident]})
     if not r.get("ok"):
         return None
     res = r["result"]["results"]
     return res[0] if res else None
 
 
-def wait_until(w: Serve, kind: str, ident: str, want, started: float, what: str) -> float:
+def wait_until(w: SourceWorker, kind: str, ident: str, want, started: float, what: str) -> float:
     """Polls `get` until `want(record or None)`; returns seconds since `started` (a COMMIT's
     return); fails when that takes longer than VISIBLE_WITHIN."""
     while True:
@@ -236,7 +214,7 @@ def main() -> int:
 
         # -- initial load --------------------------------------------------------------------
         t0 = time.monotonic()
-        w = Serve(scout, sock, log)
+        w = SourceWorker(scout, sock, log)
         listing = w.result({"op": "search", "kind": "dog", "sort": "id", "limit": 100000, "fields": False})
         say(f"ok: scout serve --source answered its first request {time.monotonic() - t0:.2f} s after start")
         ids = {x["id"] for x in listing["results"]}
@@ -367,7 +345,7 @@ def main() -> int:
         db.execute("UPDATE dogs SET fields = jsonb_set(fields, '{name}', '\"While away\"') WHERE id = 'dog-00015'")
         db.execute("INSERT INTO dogs VALUES ('dog-while-away', ST_MakePoint(5, 5)::geography, %s)", (json.dumps(dog_fields(rng, "Away")),))
         del dogs["dog-00014"]
-        w = Serve(scout, tcp, log)      # and over loopback TCP this time
+        w = SourceWorker(scout, tcp, log)      # and over loopback TCP this time
         check(get(w, "dog", "dog-00014") is None, "a row deleted while scout was down is back")
         check(name_is("While away")(get(w, "dog", "dog-00015")), "an update made while scout was down is missing")
         check(get(w, "dog", "dog-while-away") is not None, "an insert made while scout was down is missing")

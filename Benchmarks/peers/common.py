@@ -22,6 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]          # the repository
 OUT = ROOT / ".build" / "peers"                     # git-ignored: clusters, CSVs, requests
 PYTHON_DIR = OUT / "python"                         # pinned PyPI packages (pip --target)
+SCRIPTS = ROOT / "scripts"                          # scout_client.py: the one client of `scout serve`
+if str(SCRIPTS) not in sys.path:
+    sys.path.append(str(SCRIPTS))
 
 # Pinned: psycopg 3 with its binary wheel (libpq inside, no compiler needed). Installed into
 # .build/peers/python the first time; nothing goes into the system's Python.

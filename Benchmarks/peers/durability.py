@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, ROOT, git_commit, log, machine, now_utc, summary_us, write_csv  # noqa: E402
 from postgis import free_port  # noqa: E402
 from redis_geo import SERVER as REDIS_SERVER, ensure_installed  # noqa: E402
+from scout_client import Serve  # noqa: E402  (scripts/, on sys.path through common)
 
 
 def writes(n, seed=1):
@@ -52,48 +53,20 @@ def writes(n, seed=1):
 # ---------------------------------------------------------------------------------------------
 # Scout
 
-class Scout:
-    def __init__(self, binary, args):
-        self.p = subprocess.Popen([binary, "serve"] + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, bufsize=0)
-        self.err = []
-        threading.Thread(target=lambda: self.err.extend(l.decode(errors="replace").rstrip() for l in self.p.stderr),
-                         daemon=True).start()
-        self.out = self.p.stdout
-        self.ask({"op": "ping"})
+def start_scout(binary, args):
+    """`scout serve ARGS`, answering (the time to the first answer is part of what is measured)."""
+    s = Serve(binary, args, label="durability")
+    s.wait_ready()
+    return s
 
-    def ask(self, req):
-        self.p.stdin.write((json.dumps(req) + "\n").encode())
-        line = self.out.readline()
-        if not line:
-            raise SystemExit("durability: scout ended: " + "\n".join(self.err[-5:]))
-        return line
 
-    def stream(self, lines):
-        """Sends every line from a writer thread; returns seconds until the last answer."""
-        data = [(json.dumps(x) + "\n").encode() for x in lines]
-        start = time.perf_counter()
-
-        def writer():
-            for d in data:
-                self.p.stdin.write(d)
-        t = threading.Thread(target=writer, daemon=True)
-        t.start()
-        got = 0
-        while got < len(data):
-            chunk = self.out.read(1 << 16)
-            if not chunk:
-                raise SystemExit("durability: scout ended: " + "\n".join(self.err[-5:]))
-            if b'"ok":false' in chunk:
-                raise SystemExit(f"durability: a write failed: {chunk[-300:]!r}")
-            got += chunk.count(b"\n")
-        elapsed = time.perf_counter() - start
-        t.join()
-        return elapsed
-
-    def stop(self):
-        self.p.stdin.close()
-        self.p.wait(timeout=600)
+def stream_writes(s, requests):
+    """Streams the writes (scout_client.Serve.stream); returns seconds until the last answer."""
+    answers, seconds = s.stream(requests)
+    failed = next((a for a in answers if b'"ok":false' in a), None)
+    if failed is not None:
+        raise SystemExit(f"durability: a write failed: {failed[-300:]!r}")
+    return seconds
 
 
 def scout_upsert(w):
@@ -232,9 +205,10 @@ def main():
         log(table[-1])
 
     for policy in [None, "always", "everysec", "no"]:
-        s = Scout(args.scout, ["--state", str(work / f"scout-{policy}"), "--fsync", policy] if policy else [])
+        s = start_scout(args.scout, ["--state", str(work / f"scout-{policy}"), "--fsync", policy] if policy else [])
         measure("scout", f"fsync {policy}" if policy else "no state",
-                lambda ws: s.stream(scout_upsert(w) for w in ws), lambda w: s.ask(scout_upsert(w)), s.stop)
+                lambda ws: stream_writes(s, (scout_upsert(w) for w in ws)), lambda w: s.ask(scout_upsert(w)),
+                lambda: s.close(600))
         r = Redis(work / f"redis-{policy}", policy)
         redis_version = redis_version or r.version()
         measure("redis", f"appendfsync {policy}" if policy else "no AOF", r.stream, r.one, r.stop)
@@ -248,18 +222,18 @@ def main():
                                 "lon": round(rng.uniform(-180, 180), 6), "v": i}) + "\n")
     state = work / "state-big"
     t = time.perf_counter()
-    s = Scout(args.scout, ["--load", str(records), "--state", str(state), "--compact-at", "4G"])
+    s = start_scout(args.scout, ["--load", str(records), "--state", str(state), "--compact-at", "4G"])
     created = time.perf_counter() - t
-    s.stream(scout_upsert(w) for w in writes(journal_writes, seed=5))
-    s.stop()
+    stream_writes(s, (scout_upsert(w) for w in writes(journal_writes, seed=5)))
+    s.close(600)
     t = time.perf_counter()
-    s = Scout(args.scout, ["--state", str(state), "--compact-at", "4G"])
+    s = start_scout(args.scout, ["--state", str(state), "--compact-at", "4G"])
     recovered = time.perf_counter() - t
-    s.stop()
+    s.close(600)
     t = time.perf_counter()
-    s = Scout(args.scout, ["--load", str(records)])
+    s = start_scout(args.scout, ["--load", str(records)])
     from_jsonl = time.perf_counter() - t
-    s.stop()
+    s.close(600)
     row("recovery", "scout", f"snapshot {points} + journal {journal_writes}", "start_to_answer", value=round(recovered, 3), unit="s", points=points)
     row("recovery", "scout", f"JSON Lines {points}", "start_to_answer", value=round(from_jsonl, 3), unit="s", points=points)
     row("recovery", "scout", f"first start: JSON Lines {points} + snapshot-0", "start_to_answer", value=round(created, 3), unit="s", points=points)
@@ -269,7 +243,7 @@ def main():
 
     # 3. Read latency while compaction runs.
     for label, compact in (("never compacting", "4G"), ("compacting", "64K")):
-        s = Scout(args.scout, ["--state", str(state), "--compact-at", compact, "--fsync", "everysec"])
+        s = start_scout(args.scout, ["--state", str(state), "--compact-at", compact, "--fsync", "everysec"])
         lat = []
         rng = random.Random(6)
         t_end = time.perf_counter() + (10 if args.quick else 30)
@@ -281,8 +255,8 @@ def main():
             t = time.perf_counter()
             s.ask(q)
             lat.append(time.perf_counter() - t)
-        s.stop()
-        compactions = sum("compacted" in l for l in s.err)
+        s.close(600)
+        compactions = sum("compacted" in l for l in s.stderr_lines)
         row("read_during_compaction", "scout", label, "round_trip", queries=len(lat), plan_detail=f"{compactions} compactions",
             points=points, **summary_us(lat))
         sm = summary_us(lat)
