@@ -22,6 +22,8 @@ if [ -z "${SCOUT_BIN:-}" ]; then
 fi
 export SCOUT_BIN
 py=.build-notebooks/venv/bin/python
+# On a fresh clone .build/peers/ does not exist yet, and tee opens peers.md before the runner makes it.
+mkdir -p .build/peers
 if [ "$reuse" = 0 ] || [ ! -f .build/peers/peers.csv ]; then
   "$py" Benchmarks/peers/spatial.py --with-filtered --csv .build/peers/peers.csv | tee .build/peers/peers.md
 fi
