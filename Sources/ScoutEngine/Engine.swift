@@ -356,11 +356,7 @@ public final class Engine: Sendable {
         switch sort {
         case .distance where reference == nil:
             throw ScoutError(.invalidRequest, "sort by distance needs a reference point: give \"from\"", path: "sort")
-        case .relevance where q.text == nil:
-            throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
-        case .rating where !Engine.ratedKinds.contains(q.kind.name):
-            throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
-        default: break
+        default: try Engine.checkSort(sort, text: q.text, kind: q.kind)
         }
         // Validate the area before looking up the kind, so bad input is an error even on an empty kind.
         var region: Region?
@@ -622,6 +618,18 @@ public final class Engine: Sendable {
                          distance: distance.map { privacy.shown(distance: $0, kind: kind) },
                          isApproximate: point != nil && privacy.hides(kind: kind), fields: payload?.fields ?? [], record: record,
                          rating: Rating.of(record), relevance: relevance)
+    }
+
+    /// The checks every search makes of its order, with or without an area: relevance needs
+    /// text, rating a kind whose records are rated (``KindDefinition/isRated``).
+    static func checkSort(_ sort: SortOrder, text: String?, kind: RecordKind) throws(ScoutError) {
+        switch sort {
+        case .relevance where text == nil:
+            throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
+        case .rating where !kind.definition.isRated:
+            throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
+        default: break
+        }
     }
 
     /// Kinds whose records have a rating to sort by (``Rating/of(_:)``).

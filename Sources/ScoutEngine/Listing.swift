@@ -25,11 +25,7 @@ extension Engine {
         switch sort {
         case .distance:
             throw ScoutError(.invalidRequest, "sort by distance needs an area (near and radius_m, bbox, within or along)", path: "sort")
-        case .relevance where q.text == nil:
-            throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
-        case .rating where !Engine.ratedKinds.contains(q.kind.name):
-            throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
-        default: break
+        default: try Engine.checkSort(sort, text: q.text, kind: q.kind)
         }
         if q.from != nil {
             throw ScoutError(.invalidRequest, "from needs an area; a listing has no distances", path: "from")
