@@ -23,7 +23,12 @@ public enum LocationPrivacy: Sendable {
     public static let distanceStep = 100.0
 
     /// True when records of this kind are shown approximately.
-    public func hides(kind: String) -> Bool { self == .approximate && RecordKind(kind).definition.hidesLocation }
+    public func hides(kind: String) -> Bool { self == .approximate && LocationPrivacy.hidingKinds.contains(kind) }
+
+    /// The kinds whose locations are hidden (``KindDefinition/hidesLocation``), read from the
+    /// kind table once: ``hides(kind:)`` runs for every hit, and a copy of a definition per
+    /// call would cost more than this comparison of a name or two.
+    private static let hidingKinds = KindDefinition.table.filter(\.hidesLocation).map(\.kind.name)
 
     /// The point to show for a record of a kind.
     public func shown(_ p: GeoPoint, kind: String) -> GeoPoint {
