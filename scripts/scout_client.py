@@ -207,21 +207,20 @@ class Serve:
             self.proc.stdin.close()
         except OSError:
             pass
-        try:
-            self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return self.kill()
-        self._join_stderr()
-        return self.proc.returncode
+        return self._wait_or_kill(timeout)
 
     def terminate(self, timeout: float = 30) -> int:
         """SIGTERM, then SIGKILL after `timeout` seconds. Returns the exit status."""
         if self.proc.poll() is None:
             self.proc.terminate()
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                return self.kill()
+        return self._wait_or_kill(timeout)
+
+    def _wait_or_kill(self, timeout: float) -> int:
+        """Waits for the worker to exit; SIGKILL after `timeout` seconds. Returns the exit status."""
+        try:
+            self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return self.kill()
         self._join_stderr()
         return self.proc.returncode
 
