@@ -29,7 +29,7 @@
 //   scout                 the command-line executable
 //
 // Products: a service depends on `Scout`; `scout` is the executable. `ScoutInternals` holds
-// every module one by one for the project's own Benchmarks/ and Fuzz/ packages, which reach
+// every module up to ScoutWorker one by one (not ScoutState, ScoutSource) for the project's own Benchmarks/ and Fuzz/ packages, which reach
 // lower layers (ScoutIndex, ScoutGeometry, ScoutJSON, ScoutCatalogJSON, ScoutRecommendJSON,
 // ScoutWorker) directly: no stability promise, not for services.
 import PackageDescription
@@ -41,7 +41,7 @@ let package = Package(
         .library(name: "ScoutInternals", targets: [
             "ScoutCore", "ScoutGeodesy", "ScoutIndex", "ScoutGeometry", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog",
             "ScoutCatalogJSON", "ScoutSolar", "ScoutSchedule", "ScoutRecommend", "ScoutRecommendJSON", "ScoutEngine", "ScoutRanking",
-            "ScoutState", "ScoutWorker"]),
+            "ScoutWorker"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
     dependencies: [

@@ -10,12 +10,16 @@
 # only to a scratch corpus (.build-fuzz/corpus/<Target>/, kept between runs). Crashes, hangs
 # and out-of-memory inputs are saved in .fuzz-artifacts/<Target>/. Exits non-zero if any
 # regression fails or any crash is found. FUZZ_SKIP_REGRESSIONS=1 skips the replays;
-# FUZZ_BUILD_DIR moves the build (and scratch corpus and logs) elsewhere.
+# FUZZ_BUILD_DIR moves the build (and scratch corpus and logs) elsewhere. FUZZ_CONFIGURATION=debug
+# builds without optimisation (about half the build time, fewer runs a second: the short run
+# the test script makes); the default is release.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 scratch=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
 seconds=${1:-600}
+config=${FUZZ_CONFIGURATION:-release}
+case "$config" in debug|release) ;; *) echo "fuzz: FUZZ_CONFIGURATION is debug or release, not '$config'" >&2; exit 2;; esac
 shift || true
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(FuzzJSON FuzzRequest FuzzGeometry FuzzTime)
@@ -23,7 +27,7 @@ case "$seconds" in ''|*[!0-9]*) echo "fuzz: SECONDS must be a whole number, not 
 
 python3 scripts/build_data.py --sample-dogs --if-missing >/dev/null || exit 1
 
-echo "fuzz: building Fuzz/ (release, -sanitize=fuzzer,address) in ${scratch#$root/}" >&2
+echo "fuzz: building Fuzz/ ($config, -sanitize=fuzzer,address) in ${scratch#$root/}" >&2
 # Product by product: a plain `swift build` would also link the root package's `scout`
 # executable with libFuzzer, whose `main` then clashes with scout's.
 build() {
@@ -31,7 +35,7 @@ build() {
   for t in "${targets[@]}"; do
     # Others may be editing the sources: a file changed under the build is retried (3 tries).
     for try in 1 2 3; do
-      out=$(cd Fuzz && nice -n 10 swift build -c release --scratch-path "$scratch" --product "$t" \
+      out=$(cd Fuzz && nice -n 10 swift build -c "$config" --scratch-path "$scratch" --product "$t" \
         -Xswiftc -sanitize=fuzzer,address 2>&1) && break
       grep -q "was modified during the build" <<<"$out" || break
       sleep 30
@@ -41,7 +45,7 @@ build() {
   done
 }
 build || { echo "fuzz: build failed" >&2; exit 1; }
-bin=$(cd Fuzz && swift build -c release --scratch-path "$scratch" --show-bin-path)
+bin=$(cd Fuzz && swift build -c "$config" --scratch-path "$scratch" --show-bin-path)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-"allocator_may_return_null=1"}
 export SCOUT_ROOT="$root"

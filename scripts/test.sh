@@ -3,7 +3,10 @@
 # package, short fuzz runs, then the Swift test suite (last, so its summary closes the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's end is stamped with the time since the start (minutes:seconds), for the CI log.
+step() { printf 'test.sh: %s done at %d:%02d\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 bash scripts/setup.sh
+step "set-up"
 python3 scripts/build_data.py --sample-dogs --if-missing
 # Jobs started in the background below are stopped if a step fails.
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
@@ -14,8 +17,10 @@ time_zones=$!
 python3 scripts/check_activities.py
 python3 scripts/check_content.py
 swift build --build-tests 2>&1 | tail -n 3
+step "swift build"
 wait "$time_zones" || { tail -n 20 .build/time-zones.log; echo "test.sh: building data/timezones.bin failed" >&2; exit 1; }
 tail -n 1 .build/time-zones.log
+step "time-zone data"
 # The Examples/ package (a separate build, about 3 min) compiles while the Spark, crash,
 # notebook and source tests run; it is run after them.
 bash scripts/examples_test.sh --build-only > .build/examples-build.log 2>&1 &
@@ -24,8 +29,10 @@ if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
 fi
 grep "^spark_test" .build/spark-test.log
+step "Spark test"
 # Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (full run: --kills 100).
 python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 10 | tail -n 1
+step "crash test"
 # The notebooks at small size (10k points in every peer, a few days of simulation): any failing cell fails.
 bash scripts/notebooks_venv.sh
 if ! .build-notebooks/venv/bin/python scripts/run_notebooks.py --size small --scout "$(swift build --show-bin-path)/scout" \
@@ -33,18 +40,23 @@ if ! .build-notebooks/venv/bin/python scripts/run_notebooks.py --size small --sc
   tail -n 60 .build/notebooks-test.log; echo "test.sh: a notebook failed" >&2; exit 1
 fi
 grep "^notebooks:" .build/notebooks-test.log
+step "notebooks"
 # scout serve --source against a private PostgreSQL 15 + PostGIS 3 (docs/operations.md); ~20 s.
 python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > .build/source-test.log 2>&1 \
   || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
 grep "^source_test: \(lag\|passed\)" .build/source-test.log
+step "source test"
 # Examples/: a package outside Scout's that depends on `Scout` and imports nothing else (the README's
 # library section), and a Hummingbird 2 service that embeds Scout, driven over HTTP on loopback.
 wait "$examples_build" || { tail -n 40 .build/examples-build.log; echo "test.sh: the examples did not build" >&2; exit 1; }
 bash scripts/examples_test.sh > .build/examples-test.log 2>&1 \
   || { tail -n 40 .build/examples-test.log; echo "test.sh: the examples failed" >&2; exit 1; }
 grep "^examples:" .build/examples-test.log
-# Each fuzz target replays its regressions, then fuzzes for 5 s (docs/fuzzing.md).
-bash scripts/fuzz.sh 5 2>&1 | tail -n 6
+step "examples"
+# Each fuzz target replays its regressions, then fuzzes for 5 s, built without optimisation
+# (docs/fuzzing.md; the long runs use release builds).
+FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh 5 2>&1 | tail -n 6
+step "fuzz"
 # The whole log stays in .build/swift-test.log; on failure, the recorded issues are printed
 # last, so the end of a CI log names the failing test and why.
 if ! swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1; then
@@ -55,3 +67,4 @@ if ! swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 
   exit 1
 fi
 tail -n 40 .build/swift-test.log
+step "Swift tests"

@@ -1,7 +1,6 @@
 import ScoutCore
 import ScoutText
 import ScoutTime
-import Synchronization
 
 /// A typed record as the catalogue knows it.
 public enum CatalogRecord: Sendable {
@@ -23,56 +22,66 @@ public enum CatalogRecord: Sendable {
     case other
 }
 
-/// A predicate over typed records, compiled from a request's `"filter"` object.
+/// A predicate over typed records: every one of its ``conditions`` holds.
 ///
-/// Every field takes an exact value, a list (any of) or, for numbers, `{"min", "max"}`
-/// (inclusive, either optional). Fields per kind are listed in `docs/data-model.md`; an
-/// unknown field is an error naming it. Filters run inside the spatial traversal.
-public struct RecordFilter: Sendable {
-    private let tests: [@Sendable (CatalogRecord) -> Bool]
+/// A value: two filters of the same conditions (in any order) are equal, hash alike and
+/// share the engine's cached plans and bitmaps, whether they were built in Swift
+/// (``dogs(_:breeds:)`` and the other builders) or read from a request's `"filter"` object
+/// (`RecordFilter.parse` in ScoutCatalogJSON, which translates JSON into the same conditions).
+/// Fields per kind are listed in `docs/data-model.md`. Filters run inside the spatial traversal.
+public struct RecordFilter: Sendable, Hashable {
+    /// The conditions, each about one kind's records.
+    public let conditions: [FilterCondition]
     /// Categorical conditions the filter implies, for query planning: a record that
     /// matches the filter has one of each key's values (folded). Empty when none is known.
     public let keys: [FilterKey]
     /// Numeric conditions the filter implies, for query planning: a record that matches the
     /// filter has a value of each range's field within it. Empty when none is known.
     public let ranges: [FilterRange]
-    /// The filter as it was given — kind, the date ages are computed on, and its JSON —
-    /// for caching what it selects; two filters with the same signature select the same
-    /// records. `nil` for filters built in Swift and for filters longer than
-    /// ``maximumSignatureBytes``.
-    public let signature: String?
-    /// Longest filter JSON, in bytes, that gets a ``signature`` (longer ones are never cached).
-    public static let maximumSignatureBytes = 4096
-    /// This filter's identity in the process: its copies share it, and no other filter
-    /// (another parse of the same JSON included) has it. A filter never changes once made,
-    /// so what it selects at a snapshot can be remembered by this number (the engine
-    /// remembers the plans of the filters last asked this way).
-    public let instance: UInt64
+    /// About how many bytes the conditions hold; filters above ``maximumCachedBytes`` are never cached.
+    public let bytes: Int
+    /// The conditions' hash, whatever their order (computed once: caches look filters up per query).
+    private let conditionsHash: Int
+
+    /// Largest filter, in bytes (of its conditions, or of its JSON), that caches keep.
+    public static let maximumCachedBytes = 4096
 
     /// A filter that keeps everything.
-    public static let all = RecordFilter(conditions: [])
+    public static let all = RecordFilter([])
 
-    /// A filter of compiled conditions (the typed builders in `FilterBuilders.swift`, the
-    /// JSON parser in ScoutCatalogJSON, which passes the ``signature`` it computed).
-    package init(conditions: [@Sendable (CatalogRecord) -> Bool], keys: [FilterKey] = [], ranges: [FilterRange] = [],
-                 signature: String? = nil) {
-        tests = conditions
-        self.keys = keys
-        self.ranges = ranges
-        self.signature = signature
-        instance = filterInstances.add(1, ordering: .relaxed).newValue
+    /// A filter of these conditions (values already checked: the builders and the JSON
+    /// reader check them, with the error naming what was wrong).
+    public init(_ conditions: [FilterCondition]) {
+        self.conditions = conditions
+        keys = conditions.compactMap(\.key)
+        ranges = conditions.flatMap(\.ranges)
+        bytes = conditions.reduce(0) { $0 + $1.bytes }
+        conditionsHash = conditions.reduce(conditions.count) { $0 &+ $1.hashValue }
     }
 
     /// True when the record passes every condition.
-    public func matches(_ record: CatalogRecord) -> Bool { tests.allSatisfy { $0(record) } }
+    @inline(__always) public func matches(_ record: CatalogRecord) -> Bool { conditions.allSatisfy { $0.matches(record) } }
 
     /// True when there is no condition.
-    public var isEmpty: Bool { tests.isEmpty }
+    public var isEmpty: Bool { conditions.isEmpty }
 
-    /// This filter with one more condition (the recommender's hard filters).
-    public func and(_ test: @escaping @Sendable (CatalogRecord) -> Bool) -> RecordFilter {
-        RecordFilter(conditions: tests + [test], keys: keys, ranges: ranges)
+    /// This filter with more conditions (a ranker's hard rules on top of a caller's filter).
+    public func adding(_ more: [FilterCondition]) -> RecordFilter { RecordFilter(conditions + more) }
+
+    /// Equal when both have the same conditions, in any order.
+    public static func == (a: RecordFilter, b: RecordFilter) -> Bool {
+        guard a.conditionsHash == b.conditionsHash, a.conditions.count == b.conditions.count else { return false }
+        if a.conditions == b.conditions { return true }
+        var rest = b.conditions
+        for c in a.conditions {
+            guard let i = rest.firstIndex(of: c) else { return false }
+            rest.remove(at: i)
+        }
+        return true
     }
+
+    /// Hashes the conditions' order-free hash.
+    public func hash(into h: inout Hasher) { h.combine(conditionsHash) }
 
     /// The fields an animal condition (inside a shelter filter, and of an `animal` record) takes.
     public static let animalFields = ["species", "age_years", "size", "sex", "adoptable", "marks"]
@@ -81,9 +90,6 @@ public struct RecordFilter: Sendable {
     /// ``KindDefinition/filterFields``).
     public static func fields(kind: String) -> [String]? { RecordKind(kind).definition.filterFields }
 }
-
-/// The last ``RecordFilter/instance`` handed out.
-private let filterInstances = Atomic<UInt64>(0)
 
 /// A categorical condition a filter implies, by which a query planner can find the
 /// matching records from posting lists instead of testing every record.
@@ -150,6 +156,11 @@ public struct FilterRange: Sendable, Hashable {
 
     /// Whether a value lies in the range (never for NaN, a record without the field).
     @inline(__always) public func contains(_ x: Double) -> Bool { x >= lower && x <= upper }
+
+    /// The range of a numeric condition's matches: `field` within its ``NumberMatch/bounds``.
+    static func of(_ field: String, _ m: NumberMatch) -> [FilterRange] {
+        m.bounds.map { [FilterRange(field: field, lower: $0.lowerBound, upper: $0.upperBound)] } ?? []
+    }
 
     /// The ranges a review condition's matches lie in: at least `minCount` ratings, and a mean
     /// in `means` (none for the mean when the condition also takes a dog without ratings,

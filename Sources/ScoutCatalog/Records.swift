@@ -32,8 +32,10 @@ public final class Dog: Sendable {
     public let breed: Breed
     /// Birth date.
     public let birthDate: LocalDate
-    /// `male` or `female`.
+    /// One of ``sexes``.
     public let sex: String
+    /// The values of ``sex``.
+    public static let sexes = ["male", "female"]
     /// Weight in kg.
     public let weightKg: Double
     /// The owner's id.
@@ -110,8 +112,10 @@ public struct Animal: Sendable {
     public let id: String, name: String, marks: String, description: String
     /// Age in years.
     public let ageYears: Double
-    /// `small`, `medium` or `large`.
+    /// One of ``sizes``.
     public let size: String
+    /// The values of ``size``.
+    public static let sizes = ["small", "medium", "large"]
     /// Ready for adoption.
     public let adoptable: Bool
     /// `male`, `female` or `unknown`.

@@ -30,7 +30,7 @@ extension Dog {
         return Dog(
             name: try f.string("name", maxBytes: 256), breedName: breedName,
             breed: breeds.breed(named: breedName) ?? breeds.mixed, birthDate: birth,
-            sex: try f.oneOf("sex", ["male", "female"]), weightKg: try f.number("weight_kg", in: 0.1...200),
+            sex: try f.oneOf("sex", Dog.sexes), weightKg: try f.number("weight_kg", in: 0.1...200),
             ownerID: try f.string("owner_id", maxBytes: 256), ownerExperience: try f.integer("owner_experience", in: 1...5),
             about: try f.optionalString("about") ?? "",
             temperament: try aggregate("temperament"), excitability: try aggregate("excitability"),
@@ -69,7 +69,7 @@ extension Animal {
         return Animal(species: species, id: id, name: try f.string("name", maxBytes: 256),
                       marks: try f.optionalString("marks", maxBytes: 1024) ?? "",
                       description: try f.optionalString("description") ?? "",
-                      ageYears: try f.number("age_years", in: 0...100), size: try f.oneOf("size", ["small", "medium", "large"]),
+                      ageYears: try f.number("age_years", in: 0...100), size: try f.oneOf("size", Animal.sizes),
                       adoptable: try f.bool("adoptable", default: true), sex: try f.oneOf("sex", sexes, default: "unknown"))
     }
 }

@@ -113,10 +113,8 @@ public struct PlaceRanker: Sendable {
         guard (1...5).contains(q.experience) else { throw ScoutError(.invalidRequest, "experience must be 1 to 5", path: "experience") }
         guard (1...5).contains(q.activityLevel) else { throw ScoutError(.invalidRequest, "activity_level must be 1 to 5", path: "activity_level") }
         let experience = q.experience, bringsDog = q.bringsDog
-        let filter = q.filter.and { r in
-            guard case .dog(let d) = r else { return false }
-            return d.available && d.experienceNeededEstimate <= experience && (!bringsDog || d.breed[.goodWithDogs] >= 3)
-        }
+        let filter = q.filter.adding([.dog(.available), .dog(.handlerExperience(Double(experience)))]
+                                     + (bringsDog ? [.dog(.goodWithDogs(atLeast: 3))] : []))
         let terms = w.dogs.terms
         let decay = PlaceRanker.distanceDecay(radius: q.radius, scaleShare: w.dogs.scaleShareOfRadius)
         return try rank(kind: .dog, from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
@@ -137,8 +135,7 @@ public struct PlaceRanker: Sendable {
         let w = q.weights ?? weights
         let terms = w.gyms.terms
         let decay = PlaceRanker.distanceDecay(radius: q.radius, scaleShare: w.gyms.scaleShareOfRadius)
-        let filter = q.filter.and { if case .gym = $0 { true } else { false } }
-        return try rank(kind: .gym, from: q.from, radius: q.radius, limit: q.limit, filter: filter, version: w.version) { hit in
+        return try rank(kind: .gym, from: q.from, radius: q.radius, limit: q.limit, filter: q.filter, version: w.version) { hit in
             guard case .gym(let g) = hit.record else { return ScoreBreakdown([]) }
             let distance = hit.distance ?? 0
             let open: Double = g.openingHours.map { $0.isOpen(at: q.now, in: g.zone) ? 1 : 0 } ?? 0.5

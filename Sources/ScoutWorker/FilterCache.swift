@@ -4,7 +4,7 @@ import ScoutTime
 
 /// One thread's filters already parsed: the compiled filter and the breeds it named by
 /// another name, by kind, day and the filter's JSON. At most ``capacity`` filters of at
-/// most ``RecordFilter/maximumSignatureBytes`` of JSON each; a full cache starts over.
+/// most ``RecordFilter.maximumCachedBytes`` of JSON each; a full cache starts over.
 final class FilterCache: @unchecked Sendable {
     // @unchecked: one thread's own (``ThreadReplicas``).
     var entries: [Key: Value] = [:]
@@ -68,7 +68,7 @@ final class FilterCache: @unchecked Sendable {
     static func key(_ filter: JSONValue, kind: String, today: LocalDate) -> Key? {
         var w = JSONWriter()
         w.value(filter)
-        guard w.bytes.count <= RecordFilter.maximumSignatureBytes else { return nil }
+        guard w.bytes.count <= RecordFilter.maximumCachedBytes else { return nil }
         return Key(kind: kind, today: today, json: w.bytes)
     }
 

@@ -269,8 +269,7 @@ extension Engine {
         guard !filter.isEmpty else {
             return (plan(kind: kind, snap, filter, choice: choice, withinDisc: withinDisc), Engine.test(filter, bits: nil, snap, scores))
         }
-        let id = filter.instance
-        let remembered = planMemo.withLock { $0.find(snap, filter: id, choice: choice, withinDisc: withinDisc) }
+        let remembered = planMemo.withLock { $0.find(snap, filter: filter, choice: choice, withinDisc: withinDisc) }
         let planned = remembered?.planned ?? plan(kind: kind, snap, filter, choice: choice, withinDisc: withinDisc)
         let empty = planned.report.plan == .empty
         var bits = remembered?.bits
@@ -278,7 +277,7 @@ extension Engine {
         // plan tests nothing.)
         if bits == nil && scores == nil && !empty { bits = filterBitmap(kind: kind, snap, filter) }
         if !planned.provisional && (remembered == nil || (remembered?.bits == nil && bits != nil)) {
-            planMemo.withLock { $0.keep(snap, filter: id, choice: choice, withinDisc: withinDisc, planned, bits: bits) }
+            planMemo.withLock { $0.keep(snap, filter: filter, choice: choice, withinDisc: withinDisc, planned, bits: bits) }
         }
         return (planned, empty ? nil : Engine.test(filter, bits: bits, snap, scores))
     }
@@ -455,7 +454,7 @@ struct FilterTrees {
 }
 
 /// Bitmaps of the entries that often-asked filters select, per kind: once a filter (by its
-/// ``RecordFilter/signature``) has been asked enough times, the engine evaluates it once over
+/// value, built in Swift or read from JSON alike) has been asked enough times, the engine evaluates it once over
 /// every entry, and each candidate of later queries costs one bit test instead of reading the
 /// record. An entry's record never changes, so a bitmap stays true across writes: a later
 /// snapshot's first query with the filter extends it over the entries appended since. A
@@ -467,9 +466,9 @@ struct FilterMaps {
         /// The newest snapshot a query has asked at.
         var version: UInt64
         var generation: Int
-        /// signature → times asked, and the bitmap once built with the entries it covers; or,
+        /// filter → times asked, and the bitmap once built with the entries it covers; or,
         /// while the spare core builds it, its job and the entries it will cover.
-        var maps: [String: (uses: Int, bits: [UInt64]?, covered: Int, building: SpareCore.Job<[UInt64]>?)] = [:]
+        var maps: [RecordFilter: (uses: Int, bits: [UInt64]?, covered: Int, building: SpareCore.Job<[UInt64]>?)] = [:]
         /// How many of ``maps`` are in the making on the spare core.
         var building = 0
     }
@@ -480,9 +479,9 @@ struct FilterMaps {
 
     /// Most bytes all bitmaps together may hold; past it the cache starts over.
     static let maximumBytes = 32 << 20
-    /// Most filters counted per kind (each costs its signature's bytes); past it the counts
-    /// without a bitmap start over, so a caller sending endless distinct filters holds no
-    /// more than this many signatures.
+    /// Most filters counted per kind (each of at most ``RecordFilter/maximumCachedBytes``);
+    /// past it the counts without a bitmap start over, so a caller sending endless distinct
+    /// filters holds no more than this many.
     static let maximumCounted = 4096
 
     /// Most bitmaps per kind in the making on the spare core at once. A bitmap in the making
@@ -510,11 +509,11 @@ struct FilterMaps {
 }
 
 extension FilterMaps.Kind {
-    /// Counts a query asking for the filter of `signature` at `snap` and says what it is to
+    /// Counts a query asking for `filter` at `snap` and says what it is to
     /// do; starts the bitmap's build on the spare core once the filter has been
     /// asked `threshold` times. Also returns the bytes of bitmaps dropped because a
     /// compaction renumbered the entries.
-    mutating func ask(_ filter: RecordFilter, _ signature: String, at snap: PointSet.Snapshot,
+    mutating func ask(_ filter: RecordFilter, at snap: PointSet.Snapshot,
                       threshold: Int) -> (FilterMaps.Found, released: Int) {
         var released = 0
         if generation != snap.generation {
@@ -524,14 +523,14 @@ extension FilterMaps.Kind {
             self = FilterMaps.Kind(version: snap.version, generation: snap.generation)
         }
         if version < snap.version { version = snap.version }
-        if let entry = maps[signature], let bits = entry.bits {
+        if let entry = maps[filter], let bits = entry.bits {
             return (entry.covered >= snap.entryCount ? .bits(bits) : .extend(bits, from: entry.covered), released)
         }
-        if maps[signature] == nil && maps.count >= FilterMaps.maximumCounted {
+        if maps[filter] == nil && maps.count >= FilterMaps.maximumCounted {
             maps = maps.filter { $0.value.bits != nil || $0.value.building != nil }
         }
         let building = self.building
-        let (found, started) = FilterMaps.Kind.count(&maps[signature, default: (0, nil, 0, nil)], of: filter, at: snap,
+        let (found, started) = FilterMaps.Kind.count(&maps[filter, default: (0, nil, 0, nil)], of: filter, at: snap,
                                                       threshold: threshold, building: building)
         if started { self.building += 1 }
         return (found, released)
@@ -564,15 +563,15 @@ extension FilterMaps.Kind {
 extension Engine {
     /// The bitmap of the entries `filter` selects at `snap` (bit `i` of word `i >> 6` for entry
     /// `i`), when the filter has been asked often enough; `nil` otherwise (and for filters
-    /// without a signature).
+    /// filters above ``RecordFilter/maximumCachedBytes``).
     func filterBitmap(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter) -> [UInt64]? {
-        guard let signature = filter.signature else { return nil }
+        guard filter.bytes <= RecordFilter.maximumCachedBytes else { return nil }
         let threshold = FilterMaps.usesBeforeBuilding(entries: snap.entryCount)
         let found: FilterMaps.Found = filterMaps.withLock { cache in
             // The kind's entry is changed in place (a copy taken out and written back would
             // copy its table of every filter counted, up to 4,096, at each query).
             let (found, released) = cache.kinds[kind, default: FilterMaps.Kind(version: snap.version, generation: snap.generation)]
-                .ask(filter, signature, at: snap, threshold: threshold)
+                .ask(filter, at: snap, threshold: threshold)
             cache.bytes -= released
             return found
         }
@@ -588,7 +587,7 @@ extension Engine {
         filterMaps.withLock { cache in
             // In place, as above.
             // (No copy of the kind is held across the changes: it would make them copy its table.)
-            guard let kept = cache.kinds[kind].flatMap({ $0.generation == snap.generation ? ($0.version, $0.maps[signature]) : nil })
+            guard let kept = cache.kinds[kind].flatMap({ $0.generation == snap.generation ? ($0.version, $0.maps[filter]) : nil })
             else { return }
             let (version, old) = kept
             let held = 8 * (old?.bits?.count ?? 0)
@@ -601,7 +600,7 @@ extension Engine {
                 if old?.building != nil { cache.kinds[kind]!.building -= 1 }
             }
             cache.kinds[kind]!.version = max(version, snap.version)
-            cache.kinds[kind]!.maps[signature] = (threshold, bits, snap.entryCount, nil)
+            cache.kinds[kind]!.maps[filter] = (threshold, bits, snap.entryCount, nil)
             cache.bytes += 8 * bits.count
         }
         return bits
@@ -620,11 +619,11 @@ extension Engine {
     }
 }
 
-/// The plans of the filters last asked, by filter (``RecordFilter/instance``) and snapshot.
+/// The plans of the filters last asked, by filter (its value: built in Swift or read from JSON alike) and snapshot.
 /// A service's requests repeat a few filters between writes, and a filter asked again at
 /// the same snapshot skips the posting counts and the lookups in ``FilterTrees`` and
-/// ``FilterMaps``: hashing a key's values and a filter's signature there cost more than a
-/// rare filter's whole search. A plan is a function of the snapshot and the filter alone, so
+/// ``FilterMaps``: hashing a key's values there cost more than a rare filter's whole search
+/// (a filter's own hash is computed once, when it is made). A plan is a function of the snapshot and the filter alone, so
 /// a remembered one is the plan the planner would choose again. At most ``capacity`` plans,
 /// holding at most ``maximumBytes`` of candidates, trees and bitmaps (which the other
 /// caches may have let go); the oldest goes first, and a plan whose snapshot is gone is
@@ -633,7 +632,7 @@ struct PlanMemo {
     /// One remembered plan.
     struct Entry {
         weak var snap: PointSet.Snapshot?
-        let filter: UInt64
+        let filter: RecordFilter
         let choice: PlanChoice
         let withinDisc: Bool
         let planned: Engine.Planned
@@ -656,7 +655,7 @@ struct PlanMemo {
     private(set) var hits = 0
 
     /// The plan of `filter` at `snap` for this choice and area, with its bitmap if known.
-    mutating func find(_ snap: PointSet.Snapshot, filter: UInt64, choice: PlanChoice, withinDisc: Bool) -> (planned: Engine.Planned, bits: [UInt64]?)? {
+    mutating func find(_ snap: PointSet.Snapshot, filter: RecordFilter, choice: PlanChoice, withinDisc: Bool) -> (planned: Engine.Planned, bits: [UInt64]?)? {
         for e in entries where e.filter == filter && e.choice == choice && e.withinDisc == withinDisc && e.snap === snap {
             hits += 1
             return (e.planned, e.bits)
@@ -665,9 +664,9 @@ struct PlanMemo {
     }
 
     /// Remembers a plan (replacing the same filter's at the same snapshot, if any).
-    mutating func keep(_ snap: PointSet.Snapshot, filter: UInt64, choice: PlanChoice, withinDisc: Bool,
+    mutating func keep(_ snap: PointSet.Snapshot, filter: RecordFilter, choice: PlanChoice, withinDisc: Bool,
                        _ planned: Engine.Planned, bits: [UInt64]?) {
-        let size = 64 + 4 * (planned.candidates?.count ?? 0) + (planned.tree?.levelBytes ?? 0) + 8 * (bits?.count ?? 0)
+        let size = 64 + filter.bytes + 4 * (planned.candidates?.count ?? 0) + (planned.tree?.levelBytes ?? 0) + 8 * (bits?.count ?? 0)
         guard size <= PlanMemo.maximumBytes else { return }
         // Plans of snapshots gone (a write published a newer one) and this plan's old entry
         // go: a filter tree holds its snapshot's entry chunks, which a compaction replaces.

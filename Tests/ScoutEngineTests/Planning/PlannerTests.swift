@@ -394,8 +394,8 @@ import Testing
         }
         let g = try RecordFilter.parse(Sample.json(#"{"votes_up": {"max": 10}}"#), kind: "gym", today: Sample.today)
         #expect(g.ranges == [FilterRange(field: "votes_up", lower: -.infinity, upper: 10)])
-        let typed = try RecordFilter.dogs(.weightKg(5...25), .available, .owner("o-1"), .breed(["Pug"]), .ageYears(1...3), today: Sample.today,
-                                          breeds: Sample.catalog.breeds)
+        let typed = try RecordFilter.dogs(.weightKg(.within(5...25)), .available, .owner(["o-1"]), .breed(["Pug"]),
+                                          .ageYears(.within(1...3), on: Sample.today), breeds: Sample.catalog.breeds)
         #expect(Set(typed.ranges) == [FilterRange(field: "weight_kg", lower: 5, upper: 25), FilterRange(field: "available", lower: 1, upper: 1),
                                       .ofAge(1...3, on: Sample.today)])
         #expect(Set(typed.keys) == [.dogOwner(["o-1"]), .dogBreed(["pug"])])
@@ -433,15 +433,15 @@ import Testing
         #expect(any.ranges.isEmpty)
         #expect(Self.typedDogs.filter { any.matches($0.1) }.count == Self.typedDogs.count)
         // The typed conditions declare the same.
-        let typed = try RecordFilter.dogs(.goodWithDogs(atLeast: 4), .temperament(atLeast: 4.5, ratings: 2), .handlerExperience(3), today: Sample.today)
+        let typed = try RecordFilter.dogs(.goodWithDogs(atLeast: 4), .temperament(atLeast: 4.5, ratings: 2), .handlerExperience(3))
         #expect(Set(typed.ranges) == [FilterRange(field: "good_with_dogs", lower: 4, upper: .infinity),
-                                      FilterRange(field: "temperament", lower: 4.5, upper: .infinity),
+                                      FilterRange(field: "temperament", lower: 4.5, upper: 5),
                                       FilterRange(field: "temperament_count", lower: 2, upper: .infinity),
                                       FilterRange(field: "experience_needed_estimate", lower: -.infinity, upper: 3)])
         for (_, record) in Self.typedDogs where typed.matches(record) {
             for r in typed.ranges { #expect(r.contains(FilterRange.value(of: record, field: r.field)), "\(r)") }
         }
-        let unrated = try RecordFilter.dogs(.temperament(atLeast: 0, ratings: 0), today: Sample.today)
+        let unrated = try RecordFilter.dogs(.temperament(atLeast: 0, ratings: 0))
         #expect(unrated.ranges.isEmpty)
         // A gym's rating, from a request or typed.
         let gyms = Sample.raw["gym"]!.map { r in
@@ -629,7 +629,7 @@ import Testing
         // Built for the kind's current snapshot (an older snapshot's bitmap is never used).
         func bitmapBuilt() -> Bool {
             let version = e.pointSet(kind: "dog")!.snapshot().version
-            return e.filterMaps.withLock { c in c.kinds["dog"].map { $0.version == version && $0.maps[filter.signature!]?.bits != nil } ?? false }
+            return e.filterMaps.withLock { c in c.kinds["dog"].map { $0.version == version && $0.maps[filter]?.bits != nil } ?? false }
         }
         // Not before `uses` queries; then built on the spare core (here with one core) and
         // taken by a query once done, by twice `uses` queries at the latest.
@@ -653,6 +653,43 @@ import Testing
         #expect(bitmapBuilt())
         try e.patch(kind: "dog", record: inside, set: [("available", .bool(true))])
         #expect(try e.nearest(NearestQuery(kind: "dog", from: near, k: 3, filter: filter)).hits.map(\.id) == oracle(near, k: 3))
+    }
+
+    /// A filter built in Swift and the same filter sent as JSON (its fields in another order,
+    /// a breed by another name) are one filter: equal, hashed alike, with the same planning
+    /// keys and ranges; the bitmap the JSON filter earned is the Swift filter's, and the plan
+    /// remembered for one is found for the other, with the same answers.
+    @Test func aSwiftFilterSharesTheJSONFiltersPlanAndBitmap() throws {
+        let e = Engine(catalog: Sample.catalog, privacy: .exact)
+        let dogs = Sample.raw["dog"]!.prefix(3000)
+        try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
+        let json = try RecordFilter.parse(Sample.json(#"{"breed": ["Lab", "Mixed"], "available": true, "weight_kg": {"min": 5, "max": 25}}"#),
+                                          kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
+        let swift = try RecordFilter.dogs(.weightKg(.within(5...25)), .available, .breed(["Labrador Retriever", "mixed"]),
+                                          breeds: Sample.catalog.breeds)
+        #expect(json == swift && json.hashValue == swift.hashValue)
+        #expect(json.keys == swift.keys && Set(json.ranges) == Set(swift.ranges))
+        let other = try RecordFilter.dogs(.weightKg(.within(5...26)), .available, .breed(["Labrador Retriever", "mixed"]), breeds: Sample.catalog.breeds)
+        #expect(other != json)
+        var rng = SplitMix64(seed: 31)
+        let uses = FilterMaps.usesBeforeBuilding(entries: dogs.count)
+        func bits(_ f: RecordFilter) -> [UInt64]? { e.filterMaps.withLock { $0.kinds["dog"]?.maps[f]?.bits } }
+        // The JSON filter asked until its bitmap is built (by twice `uses` queries at the latest).
+        for _ in 0..<(2 * uses + 1) where bits(json) == nil {
+            let from = Self.centre(&rng)
+            #expect(try e.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: json)).hits.map(\.id)
+                    == Self.bruteNearest(json, try #require(e.pointSet(kind: "dog")).snapshot(), from: from, k: 5))
+            if bits(json) == nil && SpareCore.hasHelper { Thread.sleep(forTimeInterval: 0.002) }
+        }
+        let built = try #require(bits(json))
+        #expect(bits(swift) == built && bits(other) == nil)
+        // Asked at the same snapshot, the Swift filter finds the JSON filter's plan.
+        let from = Self.centre(&rng)
+        let first = try e.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: json))
+        let hits = e.planMemo.withLock { $0.hits }
+        let again = try e.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: swift))
+        #expect(e.planMemo.withLock { $0.hits } == hits + 1)
+        #expect(again.hits.map(\.id) == first.hits.map(\.id) && again.plan?.plan == first.plan?.plan)
     }
 
     /// A filter asked again at the same snapshot takes the plan remembered for it
@@ -708,12 +745,21 @@ import Testing
         // Every plan was remembered: the filters cover them all.
         #expect(plans == ["index_walk", "filter_first", "filter_index", "empty"], "\(plans)")
         #expect(e.planMemo.withLock { $0.count } == min(filters.count, PlanMemo.capacity))
-        // Filters parsed anew are other filters: the oldest plans make way, within the bounds.
-        for i in 0..<(2 * PlanMemo.capacity) {
-            let again = try RecordFilter.parse(Sample.json(texts[i % texts.count]), kind: "dog", today: Sample.today,
+        // A filter parsed anew is the same filter (a value): its plan is found again.
+        let remembered = e.planMemo.withLock { $0.count }, hits = e.planMemo.withLock { $0.hits }
+        for text in texts {
+            let again = try RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today,
                                                breeds: Sample.catalog.breeds, species: Sample.catalog.species)
             let from = Self.centre(&rng)
             #expect(try e.nearest(NearestQuery(kind: "dog", from: from, k: 3, filter: again)).hits.map(\.id) == (try brute(again, from: from, k: 3)))
+        }
+        #expect(e.planMemo.withLock { $0.count } == remembered && e.planMemo.withLock { $0.hits } == hits + texts.count)
+        // Other filters: the oldest plans make way, within the bounds.
+        for i in 0..<(2 * PlanMemo.capacity) {
+            let other = try RecordFilter.parse(Sample.json(#"{"breed": "Pug", "weight_kg": {"min": \#(i)}}"#), kind: "dog", today: Sample.today,
+                                               breeds: Sample.catalog.breeds, species: Sample.catalog.species)
+            let from = Self.centre(&rng)
+            #expect(try e.nearest(NearestQuery(kind: "dog", from: from, k: 3, filter: other)).hits.map(\.id) == (try brute(other, from: from, k: 3)))
             #expect(e.planMemo.withLock { $0.count } <= PlanMemo.capacity)
         }
         #expect(e.planMemo.withLock { $0.count } == PlanMemo.capacity)
@@ -742,7 +788,7 @@ import Testing
         let started = FilterMaps.usesBeforeBuilding(entries: 3000)
         let ask = { for _ in 0..<started { _ = try e.nearest(query) } }
         if queueHeld { try SpareCore.withQueueHeld { Result { try ask() } }.get() } else { try ask() }
-        let job = e.filterMaps.withLock { $0.kinds["dog"]?.maps[filter.signature!]?.building }
+        let job = e.filterMaps.withLock { $0.kinds["dog"]?.maps[filter]?.building }
         if queueHeld { #expect(job?.takenByHelper != true) }
         #expect((job != nil) == SpareCore.hasHelper, "the build goes to the spare core when there is one")
         try e.upsert(Array(records[0..<200]))   // 200 entries appended before the bitmap is taken
@@ -799,10 +845,12 @@ import Testing
         }
         let counted = e.filterMaps.withLock { $0.kinds["dog"]?.maps.count ?? 0 }
         #expect(counted > 0 && counted <= FilterMaps.maximumCounted)
-        // Each signature is short: a long filter is never counted nor cached.
+        // Each filter counted is small: a long one is never counted nor cached.
         let names = (0..<400).map { "\"owner-\($0)\"" }.joined(separator: ",")
         let long = try RecordFilter.parse(Sample.json(#"{"owner_id": [\#(names)]}"#), kind: "dog", today: Sample.today)
-        #expect(long.signature == nil)
+        #expect(long.bytes > RecordFilter.maximumCachedBytes)
+        for _ in 0..<20 { _ = try e.nearest(NearestQuery(kind: "dog", from: GeoPoint(lat: 52, lon: 0), k: 1, filter: long)) }
+        #expect(e.filterMaps.withLock { $0.kinds["dog"]?.maps[long] } == nil)
     }
 
     @Test func postingListsFollowWrites() throws {
