@@ -20,6 +20,9 @@ scratch=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
 seconds=${1:-600}
 config=${FUZZ_CONFIGURATION:-release}
 case "$config" in debug|release) ;; *) echo "fuzz: FUZZ_CONFIGURATION is debug or release, not '$config'" >&2; exit 2;; esac
+# Seconds one input may take before it counts as a hang (unoptimised code runs ~5x slower).
+timeout=5
+[ "$config" = debug ] && timeout=25
 shift || true
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(FuzzJSON FuzzRequest FuzzGeometry FuzzTime)
@@ -67,7 +70,7 @@ for t in "${targets[@]}"; do
   asan=$ASAN_OPTIONS
   [ "$t" = FuzzRequest ] && { opts+=("-detect_leaks=0"); asan="$asan:detect_leaks=0"; }
   if [ "${FUZZ_SKIP_REGRESSIONS:-0}" != 1 ] && compgen -G "Fuzz/Regressions/$t/*" >/dev/null; then
-    if ASAN_OPTIONS=$asan nice -n 10 "$exe" -rss_limit_mb=2048 -timeout=5 "${opts[@]}" Fuzz/Regressions/"$t"/* >"$log.regressions" 2>&1; then
+    if ASAN_OPTIONS=$asan nice -n 10 "$exe" -rss_limit_mb=2048 -timeout="$timeout" "${opts[@]}" Fuzz/Regressions/"$t"/* >"$log.regressions" 2>&1; then
       echo "fuzz: $t: $(ls Fuzz/Regressions/"$t" | wc -l) regression input(s) pass" >&2
     else
       echo "fuzz: $t: a regression input FAILS (see $log.regressions):" >&2
@@ -76,7 +79,7 @@ for t in "${targets[@]}"; do
     fi
   fi
   echo "fuzz: $t for ${seconds}s" >&2
-  FUZZ_SKIP_KNOWN=1 ASAN_OPTIONS=$asan nice -n 10 "$exe" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=5 -print_final_stats=1 \
+  FUZZ_SKIP_KNOWN=1 ASAN_OPTIONS=$asan nice -n 10 "$exe" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout="$timeout" -print_final_stats=1 \
     -artifact_prefix=".fuzz-artifacts/$t/" "${opts[@]}" "$scratch/corpus/$t" "Fuzz/Corpus/$t" >"$log" 2>&1
   rc=$?
   runs=$(grep -Eo "stat::number_of_executed_units: *[0-9]+" "$log" | grep -Eo "[0-9]+$" || echo "?")

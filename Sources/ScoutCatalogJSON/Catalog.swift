@@ -5,16 +5,16 @@ import ScoutJSON
 extension Catalog {
     /// Reads the typed record of a kind from its fields; `.other` for untyped kinds.
     /// Errors name the field under `path`.
-    public func record(kind: String, fields: [(String, JSONValue)], path: String) throws(ScoutError) -> CatalogRecord {
+    public func record(kind: RecordKind, fields: [(String, JSONValue)], path: String) throws(ScoutError) -> CatalogRecord {
         switch kind {
-        case "dog": .dog(try Dog.read(fields, breeds: breeds, path: path))
-        case "gym": .gym(try Gym.read(fields, zones: zones, path: path))
-        case "shelter": .shelter(try Shelter.read(fields, species: species, path: path))
-        case "animal": .animal(try ShelterAnimal.read(fields, species: species, path: path))
-        case "article": .article(try Article.read(fields, species: species, path: path))
-        case "program": .program(try Program.read(fields, path: path))
-        case "lover": .lover(try Lover.read(fields, species: species, path: path))
-        default: .other
+        case .dog: .dog(try Dog.read(fields, breeds: breeds, path: path))
+        case .gym: .gym(try Gym.read(fields, zones: zones, path: path))
+        case .shelter: .shelter(try Shelter.read(fields, species: species, path: path))
+        case .animal: .animal(try ShelterAnimal.read(fields, species: species, path: path))
+        case .article: .article(try Article.read(fields, species: species, path: path))
+        case .program: .program(try Program.read(fields, path: path))
+        case .lover: .lover(try Lover.read(fields, species: species, path: path))
+        case .own: .other
         }
     }
 

@@ -175,11 +175,11 @@ extension Engine {
                 throw ScoutError(.notFound, "no \(kind) record has that id", path: "record")
             }
             let (point, fields, path) = try change((current.0, current.1?.fields ?? []))
-            let prepared = try prepare([PointRecord(id: id, kind: kind, point: point, fields: fields)], fieldPath: path)
+            let prepared = try prepare([PointRecord(id: id, kind: RecordKind(kind), point: point, fields: fields)], fieldPath: path)
             return ({ .upsert(prepared.stored) }, { () -> SearchHit in
                 self.apply(prepared)
                 let payload = prepared.located[kind]?.first?.payload as? RecordPayload ?? prepared.placeless[kind]?.first?.payload
-                return self.hit(id: id, kind: kind, point: prepared.located[kind]?.first?.point, payload: payload, distance: nil,
+                return self.hit(id: id, kind: RecordKind(kind), point: prepared.located[kind]?.first?.point, payload: payload, distance: nil,
                                 relevance: nil)
             })
         }

@@ -25,20 +25,13 @@ import Synchronization
 /// never wait for writers; writes (load, upsert, remove) are applied one at a time, each
 /// atomically per kind.
 public final class Engine: Sendable {
-    private let sets = Mutex<[String: PointSet]>([:])
-    /// Records without a place, per kind (their kind also has a point set, maybe empty).
-    private let placelessSets = Mutex<[String: PlacelessSet]>([:])
+    /// Each kind's records and what is derived from them (``KindStore``).
+    private let stores = Mutex<[String: KindStore]>([:])
     let writeLock = Mutex(())
     /// A sequence lock over writes that touch a kind holding records without a place: odd
     /// while such a write is applied to the two stores (point set, placeless set), so a
     /// reader of both can tell that it saw them at one moment (``consistentRead(_:)``).
     let storeSequence = Atomic<UInt64>(0)
-    /// Per kind: the posting lists of the newest snapshot asked for, carried from one snapshot to the next (``PostingLists``).
-    let postingCache = Mutex<[String: PostingLists]>([:])
-    /// Per kind: posting lists being built on the spare core after a load or a restore
-    /// (``prepareFilters(kind:)``), for the first filtered query to take, with the snapshot
-    /// they are built from (until the build takes it; the job holds it weakly).
-    let postingBuilds = Mutex<[String: (job: SpareCore.Job<PostingLists?>, source: TakenOnce<PointSet.Snapshot>)]>([:])
     /// Per kind: bitmaps of the entries that often-asked filters select (``FilterMaps``).
     let filterMaps = Mutex(FilterMaps())
     /// Packed trees of the records rare categorical conditions allow, per kind and snapshot.
@@ -47,18 +40,6 @@ public final class Engine: Sendable {
     let planMemo = Mutex(PlanMemo())
     /// Value columns of the fields numeric filters name, and what their ranges matched.
     let rangeMatches = Mutex(RangeMatches())
-    /// Per kind: the text index of the point set's and the placeless set's versions it was built at.
-    private let textIndexes = Mutex<[String: (version: UInt64, placeless: UInt64, index: TextIndex)]>([:])
-    /// Per kind: each entry's searchable texts as words of one ``TextCorpus``, by entry
-    /// number (`nil` where not worked out), for one generation of entry numbers. They depend
-    /// only on the entry's record, which no write changes, so a text index rebuilt after a
-    /// write folds only the entries written since and lays out the rest from their words.
-    private let textTokens = Mutex<[String: (generation: Int, corpus: TextCorpus, tokens: [TextTokens?])]>([:])
-    /// Per kind: the records' names folded for sorting by name (``FoldedNames``), of the
-    /// point set's and the placeless set's versions they were folded at.
-    let foldedNames = Mutex<[String: FoldedNames]>([:])
-    /// Per listing sort and kind (`"name dog"`): the records in that order (``ListingOrder``).
-    let listingOrders = Mutex<[String: ListingOrder]>([:])
     /// The reference files of the snapshot this engine was restored from (`nil` otherwise).
     private let snapshotReference = Mutex<SnapshotReferenceFiles?>(nil)
     /// The journal writes are recorded in before they are applied (``WriteJournal``).
@@ -82,25 +63,29 @@ public final class Engine: Sendable {
         self.timeZones = timeZones
     }
 
-    /// The point set of a kind, created on first use when `create` is true.
-    package func pointSet(kind: String, create: Bool = false) -> PointSet? {
-        sets.withLock { s in
-            if let set = s[kind] { return set }
+    /// The store of a kind, created on first use when `create` is true.
+    func store(kind: String, create: Bool = false) -> KindStore? {
+        stores.withLock { s in
+            if let store = s[kind] { return store }
             guard create else { return nil }
-            let set = PointSet()
-            watchCompactions(of: set, kind: kind)
-            s[kind] = set
-            return set
+            let store = KindStore(points: PointSet())
+            watchCompactions(of: store.points, kind: kind)
+            s[kind] = store
+            return store
         }
     }
 
-    /// The records without a place of a kind, created on first use when `create` is true.
+    /// The point set of a kind, created on first use when `create` is true.
+    package func pointSet(kind: String, create: Bool = false) -> PointSet? { store(kind: kind, create: create)?.points }
+
+    /// The records without a place of a kind, created on first use when `create` is true
+    /// (with the kind's point set, maybe empty).
     func placelessSet(kind: String, create: Bool = false) -> PlacelessSet? {
-        placelessSets.withLock { s in
-            if let set = s[kind] { return set }
+        store(kind: kind, create: create)?.state.withLock { s in
+            if let set = s.placeless { return set }
             guard create else { return nil }
             let set = PlacelessSet()
-            s[kind] = set
+            s.placeless = set
             return set
         }
     }
@@ -129,10 +114,10 @@ public final class Engine: Sendable {
     }
 
     /// Every kind's point set, as it stands.
-    func setsNow() -> [String: PointSet] { sets.withLock { $0 } }
+    func setsNow() -> [String: PointSet] { stores.withLock { $0 }.mapValues(\.points) }
 
     /// Every kind's records without a place, as they stand.
-    func placelessSetsNow() -> [String: PlacelessSet] { placelessSets.withLock { $0 } }
+    func placelessSetsNow() -> [String: PlacelessSet] { stores.withLock { $0 }.compactMapValues { $0.state.withLock { $0.placeless } } }
 
     /// The reference files of the snapshot this engine was restored from (none otherwise):
     /// where a service finds the recommender's `activities.json` and `weights.json` after a
@@ -140,7 +125,7 @@ public final class Engine: Sendable {
     public var referenceFiles: SnapshotReferenceFiles { snapshotReference.withLock { $0 } ?? SnapshotReferenceFiles() }
 
     /// Kinds with at least one point ever loaded, sorted.
-    public var kinds: [String] { sets.withLock { Array($0.keys) }.sorted() }
+    public var kinds: [String] { stores.withLock { Array($0.keys) }.sorted() }
 
     /// The IANA zone of a point from the time-zone map, or `nil` without one.
     public func timeZoneIdentifier(at point: GeoPoint) -> String? { timeZones?.zoneIdentifier(at: point) }
@@ -169,10 +154,10 @@ public final class Engine: Sendable {
             var out: [PointRecord] = []
             for kind in Set(located.keys).union(placeless.keys).sorted() {
                 for r in located[kind] ?? [] {
-                    out.append(PointRecord(id: r.id, kind: kind, point: r.point, fields: (r.payload as? RecordPayload)?.fields ?? []))
+                    out.append(PointRecord(id: r.id, kind: RecordKind(kind), point: r.point, fields: (r.payload as? RecordPayload)?.fields ?? []))
                 }
                 for r in placeless[kind] ?? [] {
-                    out.append(PointRecord(id: r.id, kind: kind, point: nil, fields: r.payload?.fields ?? []))
+                    out.append(PointRecord(id: r.id, kind: RecordKind(kind), point: nil, fields: r.payload?.fields ?? []))
                 }
             }
             return out
@@ -188,29 +173,31 @@ public final class Engine: Sendable {
         var placedLast: [String: [String: Bool]] = [:]
         for (i, r) in records.enumerated() {
             let at = r.source ?? "records[\(i)]"
-            try PointRecord.validateKind(r.kind, path: "\(at).kind")
+            let kind = r.kind.name
+            try PointRecord.validateKind(kind, path: "\(at).kind")
             guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "\(at).id") }
-            let placement = Catalog.placement(kind: r.kind)
+            let definition = r.kind.definition
+            let placement = definition.placement
             if r.point == nil && placement == .required {
-                throw ScoutError(.invalidRequest, "records of kind \(r.kind) need lat and lon", path: "\(at).lat")
+                throw ScoutError(.invalidRequest, "records of kind \(kind) need lat and lon", path: "\(at).lat")
             }
             if r.point != nil && placement == .none {
-                throw ScoutError(.invalidRequest, "records of kind \(r.kind) have no place: drop lat and lon", path: "\(at).lat")
+                throw ScoutError(.invalidRequest, "records of kind \(kind) have no place: drop lat and lon", path: "\(at).lat")
             }
             if let p = r.point { _ = try p.validated(path: at) }
             let typed = try catalog.record(kind: r.kind, fields: r.fields, path: fieldPath ?? r.source.map { "\($0): " } ?? at)
             let payload: RecordPayload?
             if case .other = typed, r.fields.isEmpty { payload = nil } else { payload = RecordPayload(fields: r.fields, record: typed) }
-            if placement == .optional { placedLast[r.kind, default: [:]][r.id] = r.point != nil }
+            if placement == .optional { placedLast[kind, default: [:]][r.id] = r.point != nil }
             guard let point = r.point else {
-                out.placeless[r.kind, default: []].append((r.id, payload))
+                out.placeless[kind, default: []].append((r.id, payload))
                 continue
             }
             // Privacy by construction: a hidden kind's exact point never enters the index, so
             // every answer about it (membership, order, distance, score, cursor) is a function
             // of the published cell only.
-            let shown = privacy.hides(kind: r.kind) ? privacy.shown(point, kind: r.kind) : point
-            out.located[r.kind, default: []].append(PointSet.Record(id: r.id, point: shown, payload: payload))
+            let shown = privacy.hides(kind: kind) ? privacy.shown(point, kind: kind) : point
+            out.located[kind, default: []].append(PointSet.Record(id: r.id, point: shown, payload: payload))
         }
         for (kind, last) in placedLast where out.located[kind] != nil && out.placeless[kind] != nil {
             out.located[kind]!.removeAll { last[$0.id] == false }
@@ -272,7 +259,7 @@ public final class Engine: Sendable {
         if let kind { try PointRecord.validateKind(kind, path: "kind") }
         let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes)
         try upsert(records)
-        for k in Set(records.filter { $0.point != nil }.map(\.kind)) {
+        for k in Set(records.filter { $0.point != nil }.map(\.kind.name)) {
             pointSet(kind: k)?.pack()
             prepareFilters(kind: k)
         }
@@ -318,8 +305,9 @@ public final class Engine: Sendable {
                             timeZones: TimeZoneMap? = nil) throws(ScoutError) {
         let contents = try SnapshotFile.read(path: path, privacy: privacy)
         self.init(catalog: contents.catalog, privacy: privacy, timeZones: timeZones)
-        sets.withLock { $0 = contents.sets }
-        placelessSets.withLock { $0 = contents.placeless }
+        let restored = contents.sets.mapValues(KindStore.init(points:))
+        for (kind, set) in contents.placeless { restored[kind]?.state.withLock { $0.placeless = set } }
+        stores.withLock { $0 = restored }
         snapshotReference.withLock { $0 = contents.reference }
         for kind in contents.sets.keys.sorted() {
             watchCompactions(of: contents.sets[kind]!, kind: kind)
@@ -417,7 +405,7 @@ public final class Engine: Sendable {
 
     /// A first page in distance order: `top` holds the nearest `limit` of `total` matches.
     private func page(_ top: [DistancedRef], total: Int, _ snap: PointSet.Snapshot, _ q: SearchQuery, _ scores: [Int32: Double]?) -> SearchResult {
-        SearchResult(total: total, hits: top.map { hit(snap, $0.ref, kind: q.kind.name, distance: $0.distance, scores) },
+        SearchResult(total: total, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
                      nextAfter: total > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
     }
 
@@ -449,7 +437,7 @@ public final class Engine: Sendable {
         }
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: \.id, by: before)
         let hits = keyed.map { k in
-            hit(snap, k.ref, kind: q.kind.name, distance: reference == nil ? nil : k.distance, scores)
+            hit(snap, k.ref, kind: q.kind, distance: reference == nil ? nil : k.distance, scores)
         }
         return SearchResult(total: refs.count, hits: hits, nextAfter: more ? keyed.last?.id : nil)
     }
@@ -479,7 +467,7 @@ public final class Engine: Sendable {
         case .filterIndex: found = planned.tree!.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
         case .indexWalk: found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
         }
-        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind.name, distance: $0.distance, scores) },
+        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
                             nextAfter: nil, plan: planned.report)
     }
 
@@ -503,7 +491,8 @@ public final class Engine: Sendable {
     /// numbers for points and `-1 - i` for the i-th record without a place.
     func textIndex(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?) -> TextIndex {
         let placelessVersion = placeless?.version ?? 0
-        if let cached = textIndexes.withLock({ $0[kind] }), cached.version == snap.version, cached.placeless == placelessVersion {
+        let store = self.store(kind: kind)
+        if let cached = store?.state.withLock({ $0.textIndex }), cached.version == snap.version, cached.placeless == placelessVersion {
             return cached.index
         }
         let weights = Catalog.textFieldWeights(kind: kind)
@@ -512,17 +501,17 @@ public final class Engine: Sendable {
             Array(catalog.searchableText(p?.record ?? .other, fields: p?.fields ?? []).prefix(weights.count))
         }
         func keep(_ index: TextIndex) -> TextIndex {
-            textIndexes.withLock { $0[kind] = (snap.version, placelessVersion, index) }
+            store?.state.withLock { $0.textIndex = (snap.version, placelessVersion, index) }
             return index
         }
         // Untyped kinds have no searchable fields: an empty index matches nothing.
         if weights.isEmpty { return keep(TextIndex(fieldWeights: [], documents: [])) }
         // The words of entries up to this snapshot's, worked out once per entry.
         let fresh = TextCorpus(fieldCount: weights.count)
-        let (corpus, known) = textTokens.withLock { cache -> (TextCorpus, [TextTokens?]) in
-            guard let kept = cache[kind], kept.generation == snap.generation else { return (fresh, []) }
+        let (corpus, known) = store?.state.withLock { s -> (TextCorpus, [TextTokens?]) in
+            guard let kept = s.textTokens, kept.generation == snap.generation else { return (fresh, []) }
             return (kept.corpus, kept.tokens)
-        }
+        } ?? (fresh, [])
         var tokens = known
         if tokens.count < snap.entryCount {
             tokens.reserveCapacity(snap.entryCount)
@@ -531,13 +520,13 @@ public final class Engine: Sendable {
                 // A removed entry may be live for an older snapshot: left to work out then.
                 tokens.append(snap.isLiveEntry(e) ? corpus.tokens(texts(Engine.payload(snap.entry(EntryRef(index: e))))) : nil)
             }
-            textTokens.withLock { cache in
-                if let now = cache[kind] {
+            store?.state.withLock { s in
+                if let now = s.textTokens {
                     if now.generation > snap.generation { return }
                     // Tokens of one corpus only: another thread's corpus for this generation stays.
                     if now.generation == snap.generation && (now.corpus !== corpus || now.tokens.count >= tokens.count) { return }
                 }
-                cache[kind] = (snap.generation, corpus, tokens)
+                s.textTokens = (snap.generation, corpus, tokens)
             }
         }
         var docs: [(id: Int32, tokens: TextTokens)] = snap.allLive().map { r in
@@ -606,15 +595,16 @@ public final class Engine: Sendable {
         }
     }
 
-    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: String, distance: Double?, _ scores: [Int32: Double]?) -> SearchHit {
+    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: RecordKind, distance: Double?, _ scores: [Int32: Double]?) -> SearchHit {
         let e = snap.entry(ref)
         return hit(id: e.id, kind: kind, point: e.point, payload: Engine.payload(e), distance: distance, relevance: scores?[ref.index])
     }
 
     /// A result for a record, its place (if any) as shown under the privacy mode.
-    func hit(id: String, kind: String, point: GeoPoint?, payload: RecordPayload?, distance: Double?, relevance: Double?) -> SearchHit {
+    func hit(id: String, kind typed: RecordKind, point: GeoPoint?, payload: RecordPayload?, distance: Double?, relevance: Double?) -> SearchHit {
         let record = payload?.record ?? .other
-        return SearchHit(id: id, kind: kind, point: point.map { privacy.shown($0, kind: kind) },
+        let kind = typed.name
+        return SearchHit(id: id, kind: typed, point: point.map { privacy.shown($0, kind: kind) },
                          distance: distance.map { privacy.shown(distance: $0, kind: kind) },
                          isApproximate: point != nil && privacy.hides(kind: kind), fields: payload?.fields ?? [], record: record,
                          rating: Rating.of(record), relevance: relevance)

@@ -65,7 +65,7 @@ extension Engine {
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: { record($0.textID).id }, by: before)
         let hits = keyed.map { k in
             let r = record(k.textID)
-            return hit(id: r.id, kind: q.kind.name, point: r.point, payload: r.payload, distance: nil, relevance: k.score)
+            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: k.score)
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
     }
@@ -96,7 +96,7 @@ extension Engine {
         let total = q.filter.isEmpty ? order.count : order.reduce(0) { $0 + (matches($1) ? 1 : 0) }
         let hits = page.map { t in
             let r = record(t)
-            return hit(id: r.id, kind: q.kind.name, point: r.point, payload: r.payload, distance: nil, relevance: nil)
+            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: nil)
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
     }
@@ -112,8 +112,8 @@ extension Engine {
     /// a compaction, sorts again.
     func listingOrder(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?, sort: SortOrder) -> [Int32] {
         let placelessVersion = placeless?.version ?? 0
-        let key = "\(sort.rawValue) \(kind)"
-        let cached = listingOrders.withLock { $0[key] }
+        let store = self.store(kind: kind)
+        let cached = store?.state.withLock { $0.listingOrders[sort] }
         if let cached, cached.isAt(snap), cached.placeless == placelessVersion { return cached.order }
         let names = sort == .id ? nil : folded(kind: kind, snap, placeless)
         struct Keyed { let primary: Double, name: String, id: String, textID: Int32 }
@@ -157,7 +157,7 @@ extension Engine {
         }
         let kept = ListingOrder(version: snap.version, generation: snap.generation, placeless: placelessVersion,
                                 covered: snap.entryCount, order: order)
-        listingOrders.withLock { $0.keepNewest(kept, for: key) }
+        store?.state.withLock { $0.listingOrders.keepNewest(kept, for: sort) }
         return order
     }
 
@@ -168,7 +168,8 @@ extension Engine {
     /// a place are folded again when those change.
     func folded(kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?) -> FoldedNames {
         let placelessVersion = placeless?.version ?? 0
-        let cached = foldedNames.withLock { $0[kind] }
+        let store = self.store(kind: kind)
+        let cached = store?.state.withLock { $0.foldedNames }
         if let cached, cached.isAt(snap), cached.placeless == placelessVersion { return cached }
         func name(_ p: RecordPayload?) -> String { TextFolding.fold(Rating.name(p?.record ?? .other)) }
         // Names carry to a later snapshot of the same generation: an entry removed by then
@@ -188,7 +189,7 @@ extension Engine {
         }
         let names = FoldedNames(version: snap.version, generation: snap.generation, placeless: placelessVersion,
                                 points: points, placelessNames: others)
-        foldedNames.withLock { $0.keepNewest(names, for: kind) }
+        store?.state.withLock { $0.foldedNames.keepNewest(names) }
         return names
     }
 
@@ -255,10 +256,10 @@ extension Engine {
             let placeless = placelessSet(kind: kind)?.snapshot()
             return ids.map { id in
                 if let e = set.entry(id: id) {
-                    return hit(id: id, kind: kind, point: e.point, payload: Engine.payload(e), distance: nil, relevance: nil)
+                    return hit(id: id, kind: typed, point: e.point, payload: Engine.payload(e), distance: nil, relevance: nil)
                 }
                 if let p = placeless?.byID[id] {
-                    return hit(id: id, kind: kind, point: nil, payload: p, distance: nil, relevance: nil)
+                    return hit(id: id, kind: typed, point: nil, payload: p, distance: nil, relevance: nil)
                 }
                 return nil
             }

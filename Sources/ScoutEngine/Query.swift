@@ -120,7 +120,7 @@ public struct SearchHit: Sendable {
     /// The record's id.
     public let id: String
     /// The record's kind.
-    public let kind: String
+    public let kind: RecordKind
     /// Its position as shown: exact, or the centre of its privacy cell when
     /// ``isApproximate`` (see ``LocationPrivacy``); `nil` for a record without a place.
     public let point: GeoPoint?

@@ -8,8 +8,8 @@ import ScoutJSON
 public struct PointRecord: Sendable {
     /// Unique id within its kind.
     public var id: String
-    /// The kind: `dog`, `gym`, `shelter` or any other word.
-    public var kind: String
+    /// The kind: a typed kind (``RecordKind/dog``, …) or a caller's own (``RecordKind/own(_:)``).
+    public var kind: RecordKind
     /// Position; `nil` for a record without a place (see ``Placement``).
     public var point: GeoPoint?
     /// Every other field of the record, in input order.
@@ -19,7 +19,7 @@ public struct PointRecord: Sendable {
     public var source: String?
 
     /// Creates a record.
-    public init(id: String, kind: String, point: GeoPoint?, fields: [(String, JSONValue)] = [], source: String? = nil) {
+    public init(id: String, kind: RecordKind, point: GeoPoint?, fields: [(String, JSONValue)] = [], source: String? = nil) {
         self.id = id
         self.kind = kind
         self.point = point
@@ -76,17 +76,18 @@ public struct PointRecord: Sendable {
         }
         guard let kind = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
         try validateKind(kind, path: at("kind"))
-        let placement = Catalog.placement(kind: kind)
+        let typed = RecordKind(kind)
+        let placement = typed.definition.placement
         switch (lat, lon) {
         case (nil, nil):
             guard placement != .required else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
-            return PointRecord(id: id, kind: kind, point: nil, fields: fields)
+            return PointRecord(id: id, kind: typed, point: nil, fields: fields)
         case (let lat?, let lon?):
             guard placement != .none else {
                 throw ScoutError(.invalidRequest, "records of kind \(kind) have no place: drop lat and lon", path: at("lat"))
             }
             let p = try GeoPoint(lat: lat, lon: lon).validated(path: path.isEmpty ? nil : path)
-            return PointRecord(id: id, kind: kind, point: p, fields: fields)
+            return PointRecord(id: id, kind: typed, point: p, fields: fields)
         case (nil, _): throw ScoutError(.invalidRequest, "lat is required with lon", path: at("lat"))
         case (_, nil): throw ScoutError(.invalidRequest, "lon is required with lat", path: at("lon"))
         }

@@ -387,7 +387,7 @@ extension SnapshotFile {
                 }
                 guard typed || !fields.isEmpty else { out.append(nil); continue }
                 do throws(ScoutError) {
-                    out.append(RecordPayload(fields: fields, record: try catalog.record(kind: kind, fields: fields, path: "")))
+                    out.append(RecordPayload(fields: fields, record: try catalog.record(kind: RecordKind(kind), fields: fields, path: "")))
                 } catch {
                     return .failure(BadId(index: i, why: "no longer validate against the snapshot's reference data: \(error.message)"))
                 }
@@ -409,7 +409,7 @@ extension SnapshotFile {
     private static func payload(kind: String, fields: [(String, JSONValue)], catalog: Catalog, what: String,
                                 fail: (String) -> ScoutError) throws(ScoutError) -> RecordPayload {
         do {
-            return RecordPayload(fields: fields, record: try catalog.record(kind: kind, fields: fields, path: ""))
+            return RecordPayload(fields: fields, record: try catalog.record(kind: RecordKind(kind), fields: fields, path: ""))
         } catch {
             throw fail("kind \(kind): \(what) no longer validates against the snapshot's reference data: \(error.message)")
         }

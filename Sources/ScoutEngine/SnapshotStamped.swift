@@ -18,13 +18,18 @@ extension SnapshotStamped {
     func carries(to snap: PointSet.Snapshot) -> Bool { generation == snap.generation && version <= snap.version }
 }
 
-extension Dictionary where Value: SnapshotStamped {
-    /// Stores `value` under `key` unless the entry there describes a later snapshot (a later
-    /// generation, or a later or the same version of this one): a reader of an older
-    /// snapshot never replaces what a newer one built.
-    mutating func keepNewest(_ value: Value, for key: Key) {
-        if let now = self[key],
-           now.generation > value.generation || (now.generation == value.generation && now.version >= value.version) { return }
-        self[key] = value
+extension Optional where Wrapped: SnapshotStamped {
+    /// Stores `value` unless the entry here describes a later snapshot (a later generation,
+    /// or a later or the same version of this one): a reader of an older snapshot never
+    /// replaces what a newer one built.
+    mutating func keepNewest(_ value: Wrapped) {
+        if let now = self, now.generation > value.generation || (now.generation == value.generation && now.version >= value.version) { return }
+        self = value
     }
+}
+
+extension Dictionary where Value: SnapshotStamped {
+    /// Stores `value` under `key` unless the entry there describes a later snapshot
+    /// (``Optional/keepNewest(_:)``).
+    mutating func keepNewest(_ value: Value, for key: Key) { self[key].keepNewest(value) }
 }

@@ -389,7 +389,7 @@ public actor SourceFollower {
                 fields = members.filter { !["id", "kind", "lat", "lon"].contains($0.0) }
             }
         }
-        return PointRecord(id: id, kind: m.kind, point: point, fields: fields, source: "\(m.table) id \(id)")
+        return PointRecord(id: id, kind: RecordKind(m.kind), point: point, fields: fields, source: "\(m.table) id \(id)")
     }
 
     private func describe(_ s: LoadSummary) -> String {

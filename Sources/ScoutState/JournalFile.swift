@@ -83,7 +83,7 @@ enum JournalFile {
             p.u64(sequence)
             p.u32(UInt32(records.count))
             for r in records {
-                string(r.kind); string(r.id)
+                string(r.kind.name); string(r.id)
                 if let point = r.point {
                     p.bytes.append(1); p.u64(point.lat.bitPattern); p.u64(point.lon.bitPattern)
                 } else {
@@ -153,7 +153,7 @@ enum JournalFile {
                     return nil
                 }
                 guard let json = bytes(), let members = (try? JSONReader.parse([UInt8](json)))?.members else { return nil }
-                records.append(PointRecord(id: id, kind: kind, point: point, fields: members))
+                records.append(PointRecord(id: id, kind: RecordKind(kind), point: point, fields: members))
             }
             guard at == b.count else { return nil }
             return (sequence, .upsert(records))

@@ -204,7 +204,7 @@ public enum StateDirectory {
             if first == nil { first = (file, sequence) }
             last = (file, sequence)
             for r in batch {
-                let key = r.kind + "\u{0}" + r.id
+                let key = r.kind.name + "\u{0}" + r.id
                 if let i = slot[key] { records[i] = r } else { slot[key] = records.count; records.append(r) }
             }
         }

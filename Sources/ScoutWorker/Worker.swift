@@ -480,7 +480,7 @@ public final class Worker: Sendable {
                   extra: (inout JSONWriter) -> Void = { _ in }) {
         w.objectStart()
         w.key("id"); w.string(h.id)
-        w.key("kind"); w.string(h.kind)
+        w.key("kind"); w.string(h.kind.name)
         if let p = h.point {
             w.key("lat"); w.number(p.lat)
             w.key("lon"); w.number(p.lon)

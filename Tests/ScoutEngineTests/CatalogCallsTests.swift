@@ -673,7 +673,7 @@ struct RandomFilter {
             for (id, hit) in zip(ids, got) {
                 guard let r = byID[id] else { #expect(hit == nil, "\(kind) \(id) should be missing"); continue }
                 let h = try #require(hit, "\(kind) \(id) should be found")
-                #expect(h.id == id && h.kind == kind)
+                #expect(h.id == id && h.kind.name == kind)
                 if let lat = S.number(r, "lat"), let lon = S.number(r, "lon") {
                     #expect(h.point == GeoPoint(lat: lat, lon: lon) && !h.isApproximate, "\(id): an exact point")
                 } else {

@@ -57,7 +57,7 @@ import Testing
             #expect(extra.isEmpty, "\(kind) \(v["id"]?.string ?? "?") carries \(extra.sorted()), not in the kind table")
             #expect((v["lat"] != nil) == (d.placement == .required), "\(kind): placement \(d.placement)")
             let fields = members.filter { !["id", "kind", "lat", "lon"].contains($0.0) }
-            let record = try Sample.catalog.record(kind: kind.name, fields: fields, path: "")
+            let record = try Sample.catalog.record(kind: kind, fields: fields, path: "")
             #expect(Sample.catalog.searchableText(record, fields: fields).count == d.textFieldWeights.count)
             checked += 1
         }

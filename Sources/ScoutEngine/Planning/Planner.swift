@@ -87,12 +87,16 @@ extension Engine {
     /// until the kind's next filtered query takes them.
     func prepareFilters(kind: String, at published: PointSet.Snapshot? = nil) {
         guard let snap = published ?? pointSet(kind: kind)?.snapshot(), snap.liveCount >= Engine.preparedFiltersMinimum else { return }
-        if let cached = postingCache.withLock({ $0[kind] }), cached.generation == snap.generation { return }
+        guard let store = self.store(kind: kind) else { return }
+        if let cached = store.state.withLock({ $0.postings }), cached.generation == snap.generation { return }
         // ~1.2 µs a record measured on a quiet machine, 2.4 on a busy one; a query waiting
         // for the build sleeps (``SpareCore/waitSpinning``), so the margin costs no core.
         let build = Engine.postBuild(from: snap, expectedNanoseconds: 4_000 * snap.liveCount) { PostingLists($0) }
-        postingBuilds.withLock { $0[kind] = build }
+        store.state.withLock { $0.postingBuild = build }
     }
+
+    /// The build of a kind's posting lists on the spare core that no query has taken yet, if any.
+    func pendingPostingBuild(kind: String) -> SpareCore.Job<PostingLists?>? { store(kind: kind)?.state.withLock { $0.postingBuild?.job } }
 
     /// Has a kind's point set report its compactions: a compaction renumbers the entries, so
     /// the kind's posting lists start over, and the next filtered query built them on its own
@@ -101,7 +105,7 @@ extension Engine {
     /// load (``prepareFilters(kind:at:)``), for that query to take.
     func watchCompactions(of set: PointSet, kind: String) {
         set.observeCompactions { [weak self] snap in
-            guard let self, let lists = self.postingCache.withLock({ $0[kind] }), lists.generation < snap.generation else { return }
+            guard let self, let lists = self.store(kind: kind)?.state.withLock({ $0.postings }), lists.generation < snap.generation else { return }
             self.prepareFilters(kind: kind, at: snap)
         }
     }
@@ -111,19 +115,20 @@ extension Engine {
     /// (waited for if the spare core is still building them, carried forward likewise), or
     /// built now.
     func postings(kind: String, _ snap: PointSet.Snapshot) -> PostingLists {
-        var cached = postingCache.withLock { $0[kind] }
+        let store = self.store(kind: kind)
+        var cached = store?.state.withLock { $0.postings }
         if let cached, cached.isAt(snap) { return cached }
         var built: PostingLists?
-        if cached?.carries(to: snap) != true, let build = postingBuilds.withLock({ $0[kind]?.job }) {
+        if cached?.carries(to: snap) != true, let build = store?.state.withLock({ $0.postingBuild?.job }) {
             // (`nil` from a second run of the build, after its first let its snapshot go.)
             let lists = build.result()
             built = lists?.carried(to: snap)
             if built != nil || (lists?.generation ?? -1) < snap.generation {
-                postingBuilds.withLock { if $0[kind]?.job === build { $0[kind] = nil } }
+                store?.state.withLock { if $0.postingBuild?.job === build { $0.postingBuild = nil } }
             }
         }
         let lists = cached?.carried(to: snap) ?? built ?? PostingLists(snap)
-        postingCache.withLock { $0.keepNewest(lists, for: kind) }
+        store?.state.withLock { $0.postings.keepNewest(lists) }
         // Lists whose base a fold replaced may hold the last references to the old base's
         // shards: freeing them takes ~4 ms at a million records, so the spare core does it.
         // (Moved straight from the optional: a binding would be one more reference, perhaps

@@ -1029,21 +1029,21 @@ import Testing
         let dogs = Array(Sample.raw["dog"]!.prefix(Engine.preparedFiltersMinimum + 2_000))
         try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
         try e.upsert(Sample.raw["gym"]!.prefix(100).map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
-        #expect(e.postingBuilds.withLock { $0.isEmpty }, "upserts start no build")
+        #expect(e.kinds.allSatisfy { e.pendingPostingBuild(kind: $0) == nil }, "upserts start no build")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scout-planner-tests-\(getpid())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try e.writeSnapshot(to: directory + "/dogs.snap")
         let restored = try Engine(snapshot: directory + "/dogs.snap", privacy: .exact)
-        let build = try #require(restored.postingBuilds.withLock { $0["dog"]?.job }, "a build was posted for the dogs")
-        #expect(restored.postingBuilds.withLock { $0["gym"] == nil }, "100 gyms: their first filtered query builds their lists")
+        let build = try #require(restored.pendingPostingBuild(kind: "dog"), "a build was posted for the dogs")
+        #expect(restored.pendingPostingBuild(kind: "gym") == nil, "100 gyms: their first filtered query builds their lists")
         let onTime = Self.waitForHelper(build)
         _ = try restored.patch(kind: "dog", record: dogs[7].id, set: [("breed", .string("Pug"))])
         try restored.remove(kind: "dog", ids: [dogs[8].id])
         let snap = try #require(restored.pointSet(kind: "dog")).snapshot()
         let lists = restored.postings(kind: "dog", snap)
         if onTime { #expect(build.resultCameFromHelper, "the query took the helper's lists") }
-        #expect(restored.postingBuilds.withLock { $0["dog"] == nil }, "the build was taken")
+        #expect(restored.pendingPostingBuild(kind: "dog") == nil, "the build was taken")
         if onTime {
             #expect(lists.baseCovered < snap.entryCount && lists.carriedEntries == 3,
                     "the build's lists (of the restored snapshot), carried to the patch (an entry removed, one added) and the removal")
@@ -1067,20 +1067,20 @@ import Testing
         let pug = try RecordFilter.parse(Sample.json(#"{"breed": "Pug"}"#), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
         let from = GeoPoint(lat: 52.23, lon: 21.01)
         _ = try e.nearest(NearestQuery(kind: "dog", from: from, k: 3, filter: pug))   // the lists are in use
-        #expect(e.postingBuilds.withLock { $0.isEmpty }, "upserts and queries start no build")
+        #expect(e.kinds.allSatisfy { e.pendingPostingBuild(kind: $0) == nil }, "upserts and queries start no build")
         let set = try #require(e.pointSet(kind: "dog"))
         let before = set.snapshot().generation
         set.compact()
         try #require(e.pointSet(kind: "gym")).compact()
         #expect(set.snapshot().generation == before + 1)
-        let build = try #require(e.postingBuilds.withLock { $0["dog"]?.job }, "the compaction posted a build for the dogs")
-        #expect(e.postingBuilds.withLock { $0["gym"] == nil }, "the gyms were never filtered: no build")
+        let build = try #require(e.pendingPostingBuild(kind: "dog"), "the compaction posted a build for the dogs")
+        #expect(e.pendingPostingBuild(kind: "gym") == nil, "the gyms were never filtered: no build")
         let onTime = Self.waitForHelper(build)
         _ = try e.patch(kind: "dog", record: dogs[7].id, set: [("breed", .string("Pug"))])
         let snap = set.snapshot()
         let pugs = try e.nearest(NearestQuery(kind: "dog", from: from, k: 5, filter: pug))
         if onTime { #expect(build.resultCameFromHelper, "the query took the helper's lists") }
-        #expect(e.postingBuilds.withLock { $0["dog"] == nil }, "the build was taken")
+        #expect(e.pendingPostingBuild(kind: "dog") == nil, "the build was taken")
         let lists = e.postings(kind: "dog", snap)
         #expect(lists.generation == snap.generation)
         if onTime { #expect(lists.carriedEntries == 2, "the build's lists, carried to the patch (an entry removed, one added)") }
@@ -1099,7 +1099,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try e.writeSnapshot(to: directory + "/dogs.snap")
         var restored: Engine? = SpareCore.withQueueHeld { try? Engine(snapshot: directory + "/dogs.snap", privacy: .exact) }
-        let job = try #require(restored?.postingBuilds.withLock { $0["dog"]?.job })
+        let job = try #require(restored?.pendingPostingBuild(kind: "dog"))
         #expect(!job.takenByHelper)
         restored = nil
         #expect(job.result() == nil, "the dropped engine's snapshot is not built from")
