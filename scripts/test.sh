@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: set-up check, data checks, the Spark job against scout rank, the examples
-# package, short fuzz runs, then the Swift test suite (last, so its summary closes the output).
+# package, short fuzz runs, then the Swift test suite in its short form (last, so its summary
+# closes the output; `scripts/test_full.sh` runs the long property tests at full size).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's end is stamped with the time since the start (minutes:seconds), for the CI log.
@@ -21,10 +22,14 @@ step "swift build"
 wait "$time_zones" || { tail -n 20 .build/time-zones.log; echo "test.sh: building data/timezones.bin failed" >&2; exit 1; }
 tail -n 1 .build/time-zones.log
 step "time-zone data"
-# The Examples/ package (a separate build, about 3 min) compiles while the Spark, crash,
-# notebook and source tests run; it is run after them.
-bash scripts/examples_test.sh --build-only > .build/examples-build.log 2>&1 &
-examples_build=$!
+# The Examples/ package (a separate build, about 3 min) and then the fuzz targets compile
+# while the Spark, crash, notebook and source tests (mostly waiting on Java, PostgreSQL and
+# processes) run; each fuzz target then replays its regressions and fuzzes for 5 s, built
+# without optimisation (docs/fuzzing.md; the long runs use release builds). The examples
+# run after those tests.
+( bash scripts/examples_test.sh --build-only > .build/examples-build.log 2>&1; echo $? > .build/examples-build.rc
+  FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh 5 > .build/fuzz.log 2>&1 ) &
+background=$!
 if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout" > .build/spark-test.log 2>&1; then
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
 fi
@@ -46,17 +51,16 @@ python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > 
   || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
 grep "^source_test: \(lag\|passed\)" .build/source-test.log
 step "source test"
+wait "$background" || { tail -n 20 .build/fuzz.log; echo "test.sh: a fuzz target failed (.build/fuzz.log)" >&2; exit 1; }
+tail -n 6 .build/fuzz.log
+step "fuzz"
 # Examples/: a package outside Scout's that depends on `Scout` and imports nothing else (the README's
 # library section), and a Hummingbird 2 service that embeds Scout, driven over HTTP on loopback.
-wait "$examples_build" || { tail -n 40 .build/examples-build.log; echo "test.sh: the examples did not build" >&2; exit 1; }
+[ "$(cat .build/examples-build.rc)" = 0 ] || { tail -n 40 .build/examples-build.log; echo "test.sh: the examples did not build" >&2; exit 1; }
 bash scripts/examples_test.sh > .build/examples-test.log 2>&1 \
   || { tail -n 40 .build/examples-test.log; echo "test.sh: the examples failed" >&2; exit 1; }
 grep "^examples:" .build/examples-test.log
 step "examples"
-# Each fuzz target replays its regressions, then fuzzes for 5 s, built without optimisation
-# (docs/fuzzing.md; the long runs use release builds).
-FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh 5 2>&1 | tail -n 6
-step "fuzz"
 # The whole log stays in .build/swift-test.log; on failure, the recorded issues are printed
 # last, so the end of a CI log names the failing test and why.
 if ! swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1; then

@@ -59,7 +59,7 @@ import Testing
 
     // MARK: Round trips
 
-    @Test(arguments: 0..<8)
+    @Test(arguments: 0..<TestScale.count(short: 3, full: 8))
     func sampleCatalogueAnswersExactlyAsTheEngineItWasWrittenFrom(seed: Int) throws {
         let original = Sample.engine, copy = Self.restored.engine
         #expect(copy.kinds == original.kinds)
@@ -124,7 +124,7 @@ import Testing
 
     /// Random clouds (poles, the antimeridian, duplicates, aliases) after upserts and
     /// removals: the restored engine answers boxes, radii and nearest exactly alike.
-    @Test(arguments: 0..<10)
+    @Test(arguments: 0..<TestScale.count(short: 4, full: 10))
     func randomCloudsRoundTrip(seed: Int) throws {
         var rng = SplitMix64(seed: 9_000 + seed)
         let original = Engine()

@@ -18,7 +18,7 @@ import Testing
             + ["|"] + s.allLive().map { "\(s.id(of: $0))=\(s.entry($0).point)/\((s.entry($0).payload as? Tag)?.n ?? -1)" }.sorted()
     }
 
-    @Test(arguments: 0..<12)
+    @Test(arguments: 0..<TestScale.count(short: 6, full: 12))
     func aRestoredSetAnswersAsTheOriginal(seed: Int) throws {
         var rng = SplitMix64(seed: 4_200 + seed)
         let set = PointSet(compactionSlack: rng.pick([0, 64, 16_384]))

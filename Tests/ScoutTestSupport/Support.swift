@@ -470,3 +470,13 @@ extension Repository {
         p.waitUntilExit()
     }
 }
+
+/// How much the long property tests run: their short form in `swift test` (the README's test
+/// command), the full form with `SCOUT_TEST_FULL=1` (`bash scripts/test_full.sh`).
+public enum TestScale {
+    /// True when the full runs are asked for.
+    public static let isFull = ProcessInfo.processInfo.environment["SCOUT_TEST_FULL"] == "1"
+
+    /// `short` in the test command, `full` when the full runs are asked for.
+    public static func count(short: Int, full: Int) -> Int { isFull ? full : short }
+}
