@@ -27,7 +27,8 @@ def parse_args(argv):
     ap.add_argument("--load", action="append", default=[], help="record file to load (repeatable)")
     ap.add_argument("--input", required=True, help="JSON Lines requests (any path Spark can read)")
     ap.add_argument("--output", required=True, help="output directory")
-    ap.add_argument("--format", choices=["jsonl", "parquet"], default="jsonl")
+    ap.add_argument("--format", choices=["jsonl", "parquet", "both"], default="jsonl",
+                    help="output format; both: OUTPUT/jsonl and OUTPUT/parquet from one ranking pass")
     ap.add_argument("--partitions", type=int, default=0, help="number of partitions (default: Spark's parallelism)")
     ap.add_argument("--threads", type=int, default=1, help="scout rank threads per task (one task per core: 1)")
     ap.add_argument("--master", help="Spark master (default: from spark-submit, else local[*])")
@@ -90,12 +91,16 @@ def main(argv):
             .partitionBy(args.partitions, lambda k: k).values() \
             .mapPartitions(lambda it: (line for _, line in sorted(it)))
     answers = requests.mapPartitions(rank_partition)
-    if args.format == "jsonl":
-        answers.saveAsTextFile(args.output)
-    else:
+    if args.format == "both":
+        # Ranked once, written twice.
+        answers = answers.cache()
+    if args.format in ("jsonl", "both"):
+        answers.saveAsTextFile(os.path.join(args.output, "jsonl") if args.format == "both" else args.output)
+    if args.format in ("parquet", "both"):
         from pyspark.sql.types import LongType, StringType, StructField, StructType
         schema = StructType([StructField("index", LongType(), False), StructField("line", StringType(), False)])
-        spark.createDataFrame(answers.zipWithIndex().map(lambda t: (t[1], t[0])), schema).write.parquet(args.output)
+        spark.createDataFrame(answers.zipWithIndex().map(lambda t: (t[1], t[0])), schema) \
+            .write.parquet(os.path.join(args.output, "parquet") if args.format == "both" else args.output)
     spark.stop()
 
 

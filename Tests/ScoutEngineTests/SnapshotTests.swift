@@ -385,7 +385,7 @@ extension SnapshotTests {
     static let words = ["pies", "psy", "kot", "Lab", "threw up", "vomiting", "antifreeze", "kettlebell", "strength", "walk", "schronisko",
                         "rescue", "fit", "puppy", "labrador", "cat", "note", "swinka morska", "vommiting", "str"]
 
-    @Test(arguments: 0..<3)
+    @Test(arguments: 0..<TestScale.count(short: 2, full: 3))
     func listingsTextAndFiltersAnswerExactlyAlike(seed: Int) throws {
         let original = Self.content, copy = Self.contentRestored.engine
         var rng = SplitMix64(seed: 4_400 + seed)
