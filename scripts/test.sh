@@ -35,8 +35,8 @@ if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout
 fi
 grep "^spark_test" .build/spark-test.log
 step "Spark test"
-# Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (full run: --kills 100).
-python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 10 | tail -n 1
+# Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (6 kills here; full run: --kills 100).
+python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 6 | tail -n 1
 step "crash test"
 # The notebooks at small size (10k points in every peer, a few days of simulation): any failing cell fails.
 bash scripts/notebooks_venv.sh

@@ -28,7 +28,7 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
     /// few hundred writes; the invariants are walked and box, radius and nearest answers
     /// compared with a brute-force model at every step.
     @Test func rewriteCyclesMatchBruteForceAcrossCompactions() async {
-        await propertyCheck(count: 10, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 5, full: 10), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let set = PointSet(compactionSlack: rng.int(0...300))
             var model: [String: GeoPoint] = [:]
@@ -76,7 +76,7 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
     /// older and removed at the newer (those below the older's slots), each once, so caches
     /// carried between them (the engine's posting lists) see every removal without a scan.
     @Test func theRemovalLogGivesExactlyTheEntriesRemovedBetweenTwoSnapshots() async {
-        await propertyCheck(count: 8, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 4, full: 8), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let set = PointSet(compactionSlack: rng.int(0...200))
             let idPool = rng.int(20...400)

@@ -41,7 +41,7 @@ func verify(_ s: PointSet.Snapshot, against model: [String: GeoPoint], _ rng: in
 
 @Suite struct LiveUpdateTests {
     @Test func randomUpdatesMatchADictionaryModel() async {
-        await propertyCheck(count: 12, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 6, full: 12), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let set = PointSet()
             var model: [String: GeoPoint] = [:]

@@ -99,7 +99,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
 
 @Suite struct QueryTests {
     @Test func snapshotMatchesModel() async {
-        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 20, full: 40), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let (set, model) = loadSet(Scenario.cloud(count: rng.int(0...3000), &rng), &rng)
             let s = set.snapshot()
@@ -111,7 +111,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     }
 
     @Test func boxQueriesMatchBruteForce() async {
-        await propertyCheck(count: 50, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 25, full: 50), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let (cloud, s, live) = loadedCloud(&rng)
             var log = FailureLog()
@@ -132,7 +132,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     /// Dense clusters, where whole tree nodes fall inside the disc and are taken without
     /// testing their points: with every level clean, and after removals dirty some levels.
     @Test func denseRadiusQueriesMatchBruteForceWithCleanAndDirtyLevels() async {
-        await propertyCheck(count: 8, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 4, full: 8), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             // 6,000 points within ~5 km of a centre (some on the antimeridian), plus copies.
             let hub = rng.chance(0.3) ? GeoPoint(lat: rng.uniform(-60, 60), lon: rng.pick([180, -180, 179.99])) : Scenario.center(&rng)
@@ -165,7 +165,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     }
 
     @Test func radiusQueriesAndRankingMatchBruteForce() async {
-        await propertyCheck(count: 50, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 25, full: 50), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let (cloud, s, live) = loadedCloud(&rng)
             var log = FailureLog()
@@ -196,7 +196,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     }
 
     @Test func nearestMatchesFullSort() async {
-        await propertyCheck(count: 60, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 30, full: 60), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let (cloud, s, live) = loadedCloud(&rng)
             var log = FailureLog()
@@ -227,7 +227,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     /// tested the points near the origin at every step).
     @Test func aFilteredNearestSearchNeverWalksTheSameRadiusTwice() async {
         final class Looks { var count: [Int32: Int] = [:] }
-        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 20, full: 40), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let (cloud, s, live) = loadedCloud(&rng)
             var log = FailureLog()
@@ -254,7 +254,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     }
 
     @Test func polygonQueriesMatchRegionCovers() async {
-        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 20, full: 40), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let parts = rng.int(1...3)
             let lon: ClosedRange<Double> = rng.chance(0.2) ? 170...180 : -170...170
@@ -286,7 +286,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     }
 
     @Test func corridorQueriesMatchCorridorContains() async {
-        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 20, full: 40), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let route = Scenario.route(&rng)
             let d = rng.logUniform(1, 500)
@@ -400,7 +400,7 @@ func bruteForceNearest(_ live: [Live], to origin: GeoPoint, k: Int, maxDistance:
     }
 
     @Test func geohashGridMatchesPackedTree() async {
-        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 20, full: 40), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             let (cloud, s, live) = loadedCloud(&rng)
             let grid = GeohashGridIndex(entries: live.map(\.ref.index), lons: live.map(\.point.lon), lats: live.map(\.point.lat),
