@@ -28,7 +28,8 @@
 //   ScoutSource           follows PostgreSQL/PostGIS tables into an engine (postgres-nio): load, LISTEN, catch up
 //   scout                 the command-line executable
 //
-// Products: a service depends on `Scout`; `scout` is the executable. `ScoutInternals` holds
+// Products: a service depends on `Scout` (and on `ScoutSource` to follow PostgreSQL tables);
+// `scout` is the executable. `ScoutInternals` holds
 // every module up to ScoutWorker one by one (not ScoutState, ScoutSource) for the project's own Benchmarks/ and Fuzz/ packages, which reach
 // lower layers (ScoutIndex, ScoutGeometry, ScoutJSON, ScoutCatalogJSON, ScoutRecommendJSON,
 // ScoutWorker) directly: no stability promise, not for services.
@@ -38,6 +39,8 @@ let package = Package(
     name: "Scout",
     products: [
         .library(name: "Scout", targets: ["Scout"]),
+        // The PostgreSQL follower, apart: only a service that follows a database pulls in postgres-nio.
+        .library(name: "ScoutSource", targets: ["ScoutSource"]),
         .library(name: "ScoutInternals", targets: [
             "ScoutCore", "ScoutGeodesy", "ScoutIndex", "ScoutGeometry", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog",
             "ScoutCatalogJSON", "ScoutSolar", "ScoutSchedule", "ScoutRecommend", "ScoutRecommendJSON", "ScoutEngine", "ScoutRanking",
