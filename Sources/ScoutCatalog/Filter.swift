@@ -184,7 +184,7 @@ public struct FilterRange: Sendable, Hashable {
 
     /// The review aggregates of a dog whose conditions have ranges: each gives a field of its
     /// mean (NaN without ratings) and one of its count (`<name>_count`).
-    public static let dogReviews = ["temperament", "excitability", "experience_needed"]
+    public static let dogReviews = DogReview.allCases.map(\.rawValue)
 
     /// The fields of a kind that have ranges: values stored on the record (or its breed's,
     /// fixed when the record is loaded), that no date changes and only a new record (a

@@ -176,8 +176,7 @@ public final class Engine: Sendable {
             let kind = r.kind.name
             try PointRecord.validateKind(kind, path: "\(at).kind")
             guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "\(at).id") }
-            let definition = r.kind.definition
-            let placement = definition.placement
+            let placement = r.kind.definition.placement
             if r.point == nil && placement == .required {
                 throw ScoutError(.invalidRequest, "records of kind \(kind) need lat and lon", path: "\(at).lat")
             }
