@@ -6,6 +6,7 @@
 // the package modules its sources import, no more and no fewer (the same test checks it;
 // test targets are not held to this yet).
 //   CGEOS, CPROJ          system C libraries (GEOS reentrant API, PROJ + geodesic.h)
+//   CHunspell, CStemmer   system C libraries (Hunspell for Polish base forms, Snowball for English stems)
 //   ScoutCore             shared vocabulary: GeoPoint, GeoBox, ScoutError
 //   ScoutGeodesy          points, WGS84 distances and their cheap bounds, geohash
 //   ScoutGeometry         polygons, CRS transforms and corridors (GEOS + PROJ)
@@ -62,6 +63,12 @@ let package = Package(
         .systemLibrary(
             name: "CPROJ", pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(
+            name: "CHunspell", pkgConfig: "hunspell",
+            providers: [.apt(["libhunspell-dev", "hunspell-pl"])]),
+        .systemLibrary(
+            name: "CStemmer",
+            providers: [.apt(["libstemmer-dev"])]),
         .target(name: "ScoutCore"),
         .target(name: "CIntrinsics"),
         .target(name: "ScoutGeodesy", dependencies: ["ScoutCore", "CPROJ", "CIntrinsics"]),
@@ -69,7 +76,7 @@ let package = Package(
                 swiftSettings: [.define("SCOUT_INTERNAL_CHECKS", .when(configuration: .debug))]),
         .target(name: "ScoutGeometry", dependencies: ["ScoutCore", "CGEOS", "CPROJ", "ScoutGeodesy", "ScoutIndex"]),
         .target(name: "ScoutJSON", dependencies: ["ScoutCore"]),
-        .target(name: "ScoutText", dependencies: ["ScoutCore"]),
+        .target(name: "ScoutText", dependencies: ["ScoutCore", "CHunspell", "CStemmer"]),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
         .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutText", "ScoutTime"]),
         .target(name: "ScoutCatalogJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog"]),

@@ -19,8 +19,9 @@
 // - A few types alone from lower modules, those the public signatures above name:
 //   `JSONValue` (the value of an untyped kind's free-form fields, `PointRecord.fields`, built
 //   as a value, never parsed from a string), `TimeZoneMap` (the zone polygons
-//   `Engine(timeZones:)` takes), `SynonymTable` and `SynonymFileError` (`Catalog.synonyms`)
-//   and `Daylight` (`ActivityRecommendations.daylight`).
+//   `Engine(timeZones:)` takes), `SynonymTable` and `SynonymFileError` (`Catalog.synonyms`),
+//   `TextLanguage`, `WordForms`, `WordFormsError` and `StopWords` (`Catalog.language`),
+//   `WordMatching` (`SearchQuery.words`) and `Daylight` (`ActivityRecommendations.daylight`).
 //
 // Deliberately not re-exported:
 // - `ScoutWorker` and the rest of `ScoutJSON` (reader, writer): the JSON Lines protocol is
@@ -55,4 +56,9 @@
 @_exported import class ScoutGeometry.TimeZoneMap
 @_exported import struct ScoutText.SynonymTable
 @_exported import struct ScoutText.SynonymFileError
+@_exported import struct ScoutText.TextLanguage
+@_exported import class ScoutText.WordForms
+@_exported import struct ScoutText.WordFormsError
+@_exported import enum ScoutText.StopWords
+@_exported import enum ScoutText.WordMatching
 @_exported import enum ScoutSolar.Daylight

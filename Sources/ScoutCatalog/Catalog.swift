@@ -47,24 +47,37 @@ public final class Catalog: Sendable {
     public let species: SpeciesNames
     /// Words that mean the same, for the text index (species names included).
     public let synonyms: SynonymTable
+    /// The languages text is searched in: stop words and base forms (``TextLanguage``).
+    public let language: TextLanguage
     /// Time zones seen so far.
     public let zones = ZoneCache()
 
     /// Creates a catalogue over loaded tables; `synonyms` gains a group per species.
     public init(breeds: BreedTable = .empty, places: Gazetteer = .empty, species: SpeciesNames = .empty,
-                synonyms: [[String]] = []) {
+                synonyms: [[String]] = [], language: TextLanguage = .plain) {
         self.breeds = breeds
+        self.language = language
         self.places = places
         self.species = species
         self.synonyms = SynonymTable(groups: species.synonymGroups + synonyms)
     }
 
     /// Loads `breeds.csv` (with `breed_aliases.csv` when present), `places.tsv` and, when
-    /// present, `species.tsv` and `synonyms.tsv` from a data directory (see `data/README.md`).
-    public static func load(dataDirectory dir: String) throws(ScoutError) -> Catalog {
+    /// present, `species.tsv` and `synonyms.tsv` from a data directory (see `data/README.md`),
+    /// and the English and Polish text language (``TextLanguage/standard(polishDictionary:)``:
+    /// a missing Polish dictionary is an error).
+    public static func load(dataDirectory dir: String,
+                            polishDictionary: String = WordForms.defaultPolishDictionary) throws(ScoutError) -> Catalog {
         let (species, synonyms) = try wordTables(dataDirectory: dir)
         return Catalog(breeds: try BreedTable.load(dataDirectory: dir), places: try Gazetteer.load(path: dir + "/places.tsv"),
-                       species: species, synonyms: synonyms)
+                       species: species, synonyms: synonyms, language: try standardLanguage(polishDictionary: polishDictionary))
+    }
+
+    /// ``TextLanguage/standard(polishDictionary:)``, its error as a ``ScoutError``.
+    public static func standardLanguage(polishDictionary: String = WordForms.defaultPolishDictionary) throws(ScoutError) -> TextLanguage {
+        do throws(WordFormsError) { return try TextLanguage.standard(polishDictionary: polishDictionary) } catch {
+            throw ScoutError(.invalidRequest, error.message, path: "dictionary")
+        }
     }
 
     /// The species names and synonym groups of a data directory (empty where a file is absent).

@@ -174,7 +174,7 @@ public struct KindDefinition: Sendable {
             recordFields: ["name", "type", "description", "address", "contact", "animals"]),
         KindDefinition(
             kind: .animal, placement: .required,
-            textFields: [("name", 3), ("species", 2), ("marks", 1), ("description", 1), ("town", 1)], synonymWeight: 1,
+            textFields: [("name", 3), ("species", 2), ("marks", 1), ("description", 1), ("town", 1), ("traits", 2)], synonymWeight: 1,
             reviewCriteria: [], takesVotes: false, isRated: false,
             filterFields: ["shelter_id"] + RecordFilter.animalFields, rangeFields: [], hidesLocation: false,
             recordFields: ["shelter_id", "species", "name", "sex", "age_years", "size", "marks", "description", "adoptable",

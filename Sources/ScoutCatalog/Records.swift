@@ -129,6 +129,15 @@ public struct Animal: Sendable {
         self.species = species; self.id = id; self.name = name; self.marks = marks; self.description = description
         self.ageYears = ageYears; self.size = size; self.adoptable = adoptable; self.sex = sex
     }
+
+    /// The words its structured fields stand for, searched as the `traits` text field: the
+    /// size (`small`, `medium`, `large`), the life stage (`young` under 2 years, `senior` from 8,
+    /// else `adult`) and `adoption` when adoptable — the first words of their synonym groups
+    /// (`data/synonyms.tsv`), so "małe psy" or "starszy kot do adopcji" find them.
+    public var traits: String {
+        let stage = ageYears < 2 ? "young" : ageYears >= 8 ? "senior" : "adult"
+        return [size, stage, adoptable ? "adoption" : ""].filter { !$0.isEmpty }.joined(separator: " ")
+    }
 }
 
 /// An animal shelter, rescue, sanctuary or foster network: a public institution. A class, like ``Dog``.

@@ -31,7 +31,7 @@ extension Catalog {
                     s.animals.map(\.marks).joined(separator: " ")]
         case .gym(let g): text = [g.name, spaced(g.type), g.town]
         case .dog(let d): text = [d.name, d.breedName, town(), d.about]
-        case .animal(let a): text = [a.animal.name, spaced(a.animal.species), a.animal.marks, a.animal.description, a.town]
+        case .animal(let a): text = [a.animal.name, spaced(a.animal.species), a.animal.marks, a.animal.description, a.town, a.animal.traits]
         case .article(let a): text = [a.title, a.situation, a.keywords.joined(separator: " "), a.summary, a.body]
         case .program(let p): text = [p.name, spaced(p.goal) + " " + p.level, p.exercises.map(\.name).joined(separator: " "), p.description]
         case .lover(let l): text = [l.name, l.town, l.about]

@@ -362,55 +362,56 @@ public final class Engine: Sendable {
         defer { if let region { regions.checkIn(region) } }
         let set = try loadedSet(kind: q.kind.name)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
-        let scores = q.text.map { textIndex(kind: q.kind.name, snap, placeless).scores(catalog.synonyms.canonical($0)) }
-        var disc = false
-        if case .radius = area { disc = true }
-        let (planned, test) = planAndTest(kind: q.kind.name, snap, q.filter, scores, choice: q.plan, withinDisc: disc)
-        if planned.report.plan == .empty { return SearchResult(total: 0, hits: [], nextAfter: nil, plan: planned.report) }
-        let first = planned.candidates
-        let report = planned.report
-        // The snapshot the area is searched in: the key's own tree for a filter-index plan.
-        let walked = planned.tree ?? snap
+        return try withText(q.text, words: q.words, kind: q.kind.name, snap, placeless) { (scores) throws(ScoutError) -> SearchResult in
+            var disc = false
+            if case .radius = area { disc = true }
+            let (planned, test) = planAndTest(kind: q.kind.name, snap, q.filter, scores, choice: q.plan, withinDisc: disc)
+            if planned.report.plan == .empty { return SearchResult(total: 0, hits: [], nextAfter: nil, plan: planned.report) }
+            let first = planned.candidates
+            let report = planned.report
+            // The snapshot the area is searched in: the key's own tree for a filter-index plan.
+            let walked = planned.tree ?? snap
 
-        if case .radius(let c, let r) = area, sort == .distance, q.after == nil {
-            let matches = first.map { Engine.bounded($0, snap, from: c, within: r, where: test) } ?? walked.boundedEntries(within: r, of: c, where: test)
-            var result = page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
-            result.plan = report
-            return result
-        }
-        let refs: [EntryRef]
-        switch area {
-        case .radius(let c, let r):
-            refs = first.map { Engine.bounded($0, snap, from: c, within: r, where: test).map(\.ref) } ?? walked.entries(within: r, of: c, where: test)
-        case .box(let b): refs = walked.entries(in: b, where: test)
-        case .polygon: refs = walked.entries(coveredBy: region!, where: test)
-        case .corridor: refs = walked.entries(along: corridor!, where: test)
-        }
-        if sort == .distance, q.after == nil, let reference {
-            let referenceECEF = WGS84.ecef(reference)
-            let bounded = refs.map { r -> BoundedRef in
-                let point = snap.entry(r).point
-                let range = DistanceBounds.interval(point, reference, ecefOfB: referenceECEF)
-                return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound, point: point)
+            if case .radius(let c, let r) = area, sort == .distance, q.after == nil {
+                let matches = first.map { Engine.bounded($0, snap, from: c, within: r, where: test) } ?? walked.boundedEntries(within: r, of: c, where: test)
+                var result = page(snap.nearestFirst(matches, from: c, limit: q.limit), total: matches.count, snap, q, scores)
+                result.plan = report
+                return result
             }
-            var result = page(snap.nearestFirst(bounded, from: reference, limit: q.limit), total: refs.count, snap, q, scores)
+            let refs: [EntryRef]
+            switch area {
+            case .radius(let c, let r):
+                refs = first.map { Engine.bounded($0, snap, from: c, within: r, where: test).map(\.ref) } ?? walked.entries(within: r, of: c, where: test)
+            case .box(let b): refs = walked.entries(in: b, where: test)
+            case .polygon: refs = walked.entries(coveredBy: region!, where: test)
+            case .corridor: refs = walked.entries(along: corridor!, where: test)
+            }
+            if sort == .distance, q.after == nil, let reference {
+                let referenceECEF = WGS84.ecef(reference)
+                let bounded = refs.map { r -> BoundedRef in
+                    let point = snap.entry(r).point
+                    let range = DistanceBounds.interval(point, reference, ecefOfB: referenceECEF)
+                    return BoundedRef(ref: r, lower: range.lowerBound, upper: range.upperBound, point: point)
+                }
+                var result = page(snap.nearestFirst(bounded, from: reference, limit: q.limit), total: refs.count, snap, q, scores)
+                result.plan = report
+                return result
+            }
+            var result = try ordered(refs, snap, placeless, q, sort: sort, reference: reference, scores: scores)
             result.plan = report
             return result
         }
-        var result = try ordered(refs, snap, placeless, q, sort: sort, reference: reference, scores: scores)
-        result.plan = report
-        return result
     }
 
     /// A first page in distance order: `top` holds the nearest `limit` of `total` matches.
-    private func page(_ top: [DistancedRef], total: Int, _ snap: PointSet.Snapshot, _ q: SearchQuery, _ scores: [Int32: Double]?) -> SearchResult {
+    private func page(_ top: [DistancedRef], total: Int, _ snap: PointSet.Snapshot, _ q: SearchQuery, _ scores: TextScores?) -> SearchResult {
         SearchResult(total: total, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
                      nextAfter: total > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
     }
 
     /// The general ordering: a sort key per match, the cursor, then the first `limit`.
     private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?, _ q: SearchQuery,
-                         sort: SortOrder, reference: GeoPoint?, scores: [Int32: Double]?) throws(ScoutError) -> SearchResult {
+                         sort: SortOrder, reference: GeoPoint?, scores: TextScores?) throws(ScoutError) -> SearchResult {
         struct Keyed { let primary: Double, name: String, secondary: Double, distance: Double, id: String, ref: EntryRef }
         let origin = reference.map { ($0, WGS84.ecef($0)) }
         let names = sort == .name ? folded(kind: q.kind.name, snap, placeless) : nil
@@ -422,7 +423,7 @@ public final class Engine: Sendable {
             case .distance: primary = d
             case .id: primary = 0
             case .rating: primary = -(Rating.of(Engine.record(e)) ?? 0)
-            case .relevance: primary = -(scores?[r.index] ?? 0)
+            case .relevance: primary = -(scores?.scores[r.index]?.rank ?? 0)
             case .name: primary = 0
             }
             let name = names?.name(r.index) ?? ""
@@ -454,25 +455,26 @@ public final class Engine: Sendable {
         try Engine.validateText(q.text)
         let set = try loadedSet(kind: q.kind.name)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
-        let scores = q.text.map { textIndex(kind: q.kind.name, snap, placeless).scores(catalog.synonyms.canonical($0)) }
-        let maxDistance = q.maxDistance ?? .infinity
-        let (planned, test) = planAndTest(kind: q.kind.name, snap, q.filter, scores, choice: q.plan)
-        let found: [DistancedRef]
-        switch planned.report.plan {
-        case .empty: found = []
-        case .filterFirst:
-            found = snap.nearestFirst(Engine.bounded(planned.candidates!, snap, from: q.from, within: maxDistance, where: test),
-                                      from: q.from, limit: q.k)
-        case .filterIndex: found = planned.tree!.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
-        case .indexWalk: found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
+        return try withText(q.text, words: q.words, kind: q.kind.name, snap, placeless) { (scores) throws(ScoutError) -> SearchResult in
+            let maxDistance = q.maxDistance ?? .infinity
+            let (planned, test) = planAndTest(kind: q.kind.name, snap, q.filter, scores, choice: q.plan)
+            let found: [DistancedRef]
+            switch planned.report.plan {
+            case .empty: found = []
+            case .filterFirst:
+                found = snap.nearestFirst(Engine.bounded(planned.candidates!, snap, from: q.from, within: maxDistance, where: test),
+                                          from: q.from, limit: q.k)
+            case .filterIndex: found = planned.tree!.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
+            case .indexWalk: found = snap.nearest(to: q.from, k: q.k, maxDistance: maxDistance, where: test)
+            }
+            return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
+                                nextAfter: nil, plan: planned.report)
         }
-        return SearchResult(total: found.count, hits: found.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
-                            nextAfter: nil, plan: planned.report)
     }
 
     /// The test a traversal runs per candidate, or `nil` when there is none: a bit of the
     /// filter's bitmap when there is one, else the filter on the entry's record.
-    static func test(_ filter: RecordFilter, bits: [UInt64]?, _ snap: PointSet.Snapshot, _ scores: [Int32: Double]?) -> ((EntryRef) -> Bool)? {
+    static func test(_ filter: RecordFilter, bits: [UInt64]?, _ snap: PointSet.Snapshot, _ scores: TextScores?) -> ((EntryRef) -> Bool)? {
         switch (filter.isEmpty, scores) {
         case (true, nil): return nil
         case (false, nil):
@@ -480,8 +482,8 @@ public final class Engine: Sendable {
                 return { bits[Int($0.index) >> 6] & (1 << UInt64($0.index & 63)) != 0 }
             }
             return { filter.matches(Engine.record(snap.entry($0))) }
-        case (true, let s?): return { s[$0.index] != nil }
-        case (false, let s?): return { s[$0.index] != nil && filter.matches(Engine.record(snap.entry($0))) }
+        case (true, let s?): return { s.scores[$0.index] != nil }
+        case (false, let s?): return { s.scores[$0.index] != nil && filter.matches(Engine.record(snap.entry($0))) }
         }
     }
 
@@ -504,9 +506,9 @@ public final class Engine: Sendable {
             return index
         }
         // Untyped kinds have no searchable fields: an empty index matches nothing.
-        if weights.isEmpty { return keep(TextIndex(fieldWeights: [], documents: [])) }
+        if weights.isEmpty { return keep(TextIndex(fieldWeights: [], documents: [], language: catalog.language)) }
         // The words of entries up to this snapshot's, worked out once per entry.
-        let fresh = TextCorpus(fieldCount: weights.count)
+        let fresh = TextCorpus(fieldCount: weights.count, language: catalog.language)
         let (corpus, known) = store?.state.withLock { s -> (TextCorpus, [TextTokens?]) in
             guard let kept = s.textTokens, kept.generation == snap.generation else { return (fresh, []) }
             return (kept.corpus, kept.tokens)
@@ -535,6 +537,32 @@ public final class Engine: Sendable {
             for (i, id) in placeless.ids.enumerated() { docs.append((-1 - Int32(i), corpus.tokens(texts(placeless.byID[id]!)))) }
         }
         return keep(TextIndex(fieldWeights: weights, corpus: corpus, documents: docs))
+    }
+
+    /// The answer of a query with `text` from `answer`, which computes it for the text's
+    /// scores (`nil` without text): for ``WordMatching/all``, the records with every word;
+    /// for ``WordMatching/most``, the records with every word that counts when the area and
+    /// filter leave some, else those with any of them, the most informative first
+    /// (``TextMatches``). The result says which words no hit matched, and why there is none
+    /// when the text has only stop words.
+    func withText(_ text: String?, words rule: WordMatching, kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?,
+                  _ answer: (TextScores?) throws(ScoutError) -> SearchResult) throws(ScoutError) -> SearchResult {
+        guard let text else { return try answer(nil) }
+        let matches = textMatches(text, words: rule, kind: kind, snap, placeless)
+        var result = try answer(TextScores(scores: matches.complete, matches: matches))
+        if rule == .most && result.total == 0 {
+            let partial = matches.partial()
+            if !partial.isEmpty { result = try answer(TextScores(scores: partial, matches: matches)) }
+        }
+        TextScores.annotate(&result, matches)
+        return result
+    }
+
+    /// The matches of `text` in a kind's index at a snapshot under `rule`.
+    func textMatches(_ text: String, words rule: WordMatching, kind: String, _ snap: PointSet.Snapshot,
+                     _ placeless: PlacelessSet.Snapshot?) -> TextMatches {
+        let index = textIndex(kind: kind, snap, placeless)
+        return index.matches(TextQuery(text, synonyms: catalog.synonyms, language: catalog.language), words: rule)
     }
 
     /// The engine's payload of an entry, read with a metadata comparison instead of a
@@ -594,9 +622,11 @@ public final class Engine: Sendable {
         }
     }
 
-    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: RecordKind, distance: Double?, _ scores: [Int32: Double]?) -> SearchHit {
+    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: RecordKind, distance: Double?, _ scores: TextScores?) -> SearchHit {
         let e = snap.entry(ref)
-        return hit(id: e.id, kind: kind, point: e.point, payload: Engine.payload(e), distance: distance, relevance: scores?[ref.index])
+        var h = hit(id: e.id, kind: kind, point: e.point, payload: Engine.payload(e), distance: distance, relevance: nil)
+        if let scores, let score = scores.scores[ref.index] { scores.describe(score, in: &h) }
+        return h
     }
 
     /// A result for a record, its place (if any) as shown under the privacy mode.

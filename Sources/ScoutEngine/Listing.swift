@@ -33,26 +33,32 @@ extension Engine {
         let set = try loadedSet(kind: q.kind.name)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
         guard let text = q.text else { return try page(of: listingOrder(kind: q.kind.name, snap, placeless, sort: sort), q, snap, placeless) }
-        let index = textIndex(kind: q.kind.name, snap, placeless)
+        let matches = textMatches(text, words: q.words, kind: q.kind.name, snap, placeless)
 
         // Only the text's matches are read (not every record), and each is kept as its
         // sort key and text id alone; names and ids are read when a comparison needs them.
         func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) { Engine.record(text: t, snap, placeless) }
         /// A match with its first sort key.
-        struct Keyed { let primary: Double, score: Double, textID: Int32 }
+        struct Keyed { let primary: Double, score: TextScore, textID: Int32 }
         var keyed: [Keyed] = []
-        index.forEachMatch(catalog.synonyms.canonical(text)) { m in
-            let needsRecord = !q.filter.isEmpty || sort == .rating
-            let payload = needsRecord ? record(m.id).payload : nil
-            if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { return }
-            let primary: Double
-            switch sort {
-            case .rating: primary = -(Rating.of(payload?.record ?? .other) ?? 0)
-            case .relevance: primary = -m.score
-            case .id, .name, .distance: primary = 0
+        let needsRecord = !q.filter.isEmpty || sort == .rating
+        func collect(_ scores: [Int32: TextScore]) {
+            keyed.removeAll()
+            for (t, score) in scores {
+                let payload = needsRecord ? record(t).payload : nil
+                if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { continue }
+                let primary: Double
+                switch sort {
+                case .rating: primary = -(Rating.of(payload?.record ?? .other) ?? 0)
+                case .relevance: primary = -score.rank
+                case .id, .name, .distance: primary = 0
+                }
+                keyed.append(Keyed(primary: primary, score: score, textID: t))
             }
-            keyed.append(Keyed(primary: primary, score: m.score, textID: m.id))
         }
+        // Every word that counts when the filter leaves such records, else the most of them.
+        collect(matches.complete)
+        if q.words == .most && keyed.isEmpty { collect(matches.partial()) }
         // Names: the kind's folded names (relevance ties are common: records with the same
         // words score the same).
         let names = sort == .id ? nil : folded(kind: q.kind.name, snap, placeless)
@@ -63,11 +69,16 @@ extension Engine {
         }
         let total = keyed.count
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: { record($0.textID).id }, by: before)
+        let scores = TextScores(scores: [:], matches: matches)
         let hits = keyed.map { k in
             let r = record(k.textID)
-            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: k.score)
+            var h = hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: nil)
+            scores.describe(k.score, in: &h)
+            return h
         }
-        return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
+        var result = SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
+        TextScores.annotate(&result, matches)
+        return result
     }
 
     /// A page of a listing without text from the kind's records in listing order: the

@@ -1,6 +1,7 @@
 import ScoutCatalog
 import ScoutCore
 import ScoutJSON
+import ScoutText
 
 /// The area a search looks in.
 public enum SearchArea: Sendable {
@@ -57,6 +58,10 @@ public struct SearchQuery: Sendable {
     public var filter: RecordFilter
     /// Free text the records must match (see ``TextIndex``); `nil` for none.
     public var text: String?
+    /// How many of the text's words a record must match: the words that count, else the
+    /// most informative of them (``WordMatching/most``, the default), or every word as typed
+    /// (``WordMatching/all``).
+    public var words: WordMatching = .most
     /// The id of the last hit of the previous page: results continue after it in the same order.
     public var after: String?
     /// Which plan a filtered radius search may use (every plan gives the same answer).
@@ -101,6 +106,8 @@ public struct NearestQuery: Sendable {
     public var filter: RecordFilter
     /// Free text the records must match; `nil` for none.
     public var text: String?
+    /// How many of the text's words a record must match (``SearchQuery/words``).
+    public var words: WordMatching = .most
     /// Which plan the search may use (every plan gives the same answer).
     public var plan: PlanChoice = .automatic
 
@@ -135,8 +142,12 @@ public struct SearchHit: Sendable {
     public let record: CatalogRecord
     /// The rating used by `sort: rating` (dogs and gyms), when the kind has one.
     public let rating: Double?
-    /// The text relevance score, when the query has text.
+    /// The text relevance score, when the query has text: BM25F times match quality, summed
+    /// over the words the record matched.
     public let relevance: Double?
+    /// The query's words (folded, after synonyms) that the record matched, in query order;
+    /// empty without text.
+    public var matchedWords: [String] = []
 }
 
 /// Results of a search.
@@ -149,4 +160,38 @@ public struct SearchResult: Sendable {
     public let nextAfter: String?
     /// How a spatial query found its matches (`nil` for listings).
     public var plan: PlanReport? = nil
+    /// The query's words (folded, after synonyms) that no hit of this page matched, in query
+    /// order (``WordMatching/most``: the stop words, and the words left out when no record
+    /// had them all); empty without text and under ``WordMatching/all``.
+    public var droppedWords: [String] = []
+    /// A remark on the text for the caller, such as a query of stop words only; `nil` for none.
+    public var note: String? = nil
+}
+
+/// A text query's scores as a search uses them: by text id (entry number, or `-1 - i` for a
+/// record without a place), with the matches they came from.
+struct TextScores {
+    /// The records kept and their scores.
+    let scores: [Int32: TextScore]
+    /// What the text matched (for the words a hit matched).
+    let matches: TextMatches
+
+    /// Sets a hit's relevance and matched words from its score.
+    func describe(_ score: TextScore, in hit: inout SearchHit) {
+        hit = SearchHit(id: hit.id, kind: hit.kind, point: hit.point, distance: hit.distance, isApproximate: hit.isApproximate,
+                        fields: hit.fields, record: hit.record, rating: hit.rating, relevance: score.relevance,
+                        matchedWords: matches.words(matchedBy: score))
+    }
+
+    /// Sets a result's dropped words (``WordMatching/most``: the query's words no hit
+    /// matched) and its note (a query of stop words only).
+    static func annotate(_ result: inout SearchResult, _ matches: TextMatches) {
+        guard matches.rule == .most else { return }
+        if matches.hasOnlyStopWords {
+            result.note = "the text has only stop words (\(matches.query.words.joined(separator: ", "))): nothing to match"
+            return
+        }
+        let matched = Set(result.hits.flatMap(\.matchedWords))
+        result.droppedWords = matches.query.words.filter { !matched.contains($0) }
+    }
 }

@@ -92,7 +92,8 @@ extension SnapshotFile {
             points += count
         }
         let loaded = try pending.result()
-        let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: pending.species, synonyms: pending.synonyms)
+        let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: pending.species, synonyms: pending.synonyms,
+                               language: try Catalog.standardLanguage())
         return Contents(catalog: restored, sets: sets, placeless: placelessSets,
                         reference: reference, points: points)
     }

@@ -10,50 +10,13 @@ struct IndexBuilder {
     var postingStarts: [Int32] = [0]
     var postingDocs: [Int32] = []
     var postingValues: [Float] = []
+    /// Terms `0 ..< formTermCount` are base forms (marked, sorted first); the words follow.
+    var formTermCount = 0
 
-    static func build(fieldWeights: [Double], documents: [(id: Int32, fields: [String])]) -> IndexBuilder {
-        var table = TermTable()
-        var folded = FoldedWords()
-        var scratch: [UInt64] = []
-        let tokens = documents.map {
-            tokenize($0.fields, fieldCount: fieldWeights.count, table: &table, folded: &folded, scratch: &scratch)
-        }
-        return layout(fieldWeights: fieldWeights, ids: documents.map(\.id), tokens: tokens, table: table)
-    }
-
-    /// One document's words: folded, interned in `table`, and counted per (term, field).
-    /// `folded` and `scratch` are working space, reused from one document to the next.
-    static func tokenize(_ fields: [String], fieldCount: Int, table: inout TermTable, folded: inout FoldedWords,
-                         scratch: inout [UInt64]) -> TextTokens {
-        precondition(fields.count <= fieldCount,
-                     "TextIndex: a document has \(fields.count) fields but there are \(fieldCount) field weights")
-        scratch.removeAll(keepingCapacity: true)
-        var words = [UInt64](repeating: 0, count: fieldCount)
-        for (f, text) in fields.enumerated() {
-            folded.removeAll()
-            folded.append(text)
-            words[f] = UInt64(folded.wordCount)
-            folded.scalars.withUnsafeBufferPointer { sp in
-                var a = 0
-                for end in folded.ends {
-                    let t = table.intern(UnsafeBufferPointer(rebasing: sp[a..<Int(end)]))
-                    scratch.append(UInt64(t) << 16 | UInt64(f))
-                    a = Int(end)
-                }
-            }
-        }
-        scratch.sort()
-        // One array: the field lengths, then each distinct key followed by its count.
-        var packed = words
-        var i = 0
-        while i < scratch.count {
-            var j = i + 1
-            while j < scratch.count && scratch[j] == scratch[i] { j += 1 }
-            packed.append(scratch[i])
-            packed.append(UInt64(j - i))
-            i = j
-        }
-        return TextTokens(fieldCount: fieldCount, packed: packed)
+    static func build(fieldWeights: [Double], documents: [(id: Int32, fields: [String])], language: TextLanguage) -> IndexBuilder {
+        var work = Tokenizer(forms: language.forms)
+        let tokens = documents.map { work.tokenize($0.fields, fieldCount: fieldWeights.count) }
+        return layout(fieldWeights: fieldWeights, ids: documents.map(\.id), tokens: tokens, table: work.table)
     }
 
     /// The index of documents already tokenized against `table`: the vocabulary is the
@@ -92,6 +55,7 @@ struct IndexBuilder {
             starts.append(Int32(scalars.count))
         }
         out.vocabulary = Vocabulary(sortedScalars: scalars, starts: starts)
+        out.formTermCount = order.prefix { table.word(Int($0)).first == Tokenizer.formMarker }.count
 
         // Posting offsets.
         var postingStarts = [Int32](repeating: 0, count: termCount + 1)
@@ -168,14 +132,20 @@ public final class TextCorpus: Sendable {
     /// Texts per document.
     public let fieldCount: Int
     /// The words, and working space for folding the next document.
-    private let state = Mutex((table: TermTable(), folded: FoldedWords(), scratch: [UInt64]()))
+    /// The language the words are read in (their base forms are interned beside them).
+    public let language: TextLanguage
+    private let state: Mutex<Tokenizer>
 
-    /// An empty corpus for documents of `fieldCount` texts.
-    public init(fieldCount: Int) { self.fieldCount = fieldCount }
+    /// An empty corpus for documents of `fieldCount` texts in `language`.
+    public init(fieldCount: Int, language: TextLanguage = .plain) {
+        self.fieldCount = fieldCount
+        self.language = language
+        state = Mutex(Tokenizer(forms: language.forms))
+    }
 
     /// The words of one document's texts (at most ``fieldCount``), folded and interned here.
     public func tokens(_ fields: [String]) -> TextTokens {
-        state.withLock { IndexBuilder.tokenize(fields, fieldCount: fieldCount, table: &$0.table, folded: &$0.folded, scratch: &$0.scratch) }
+        state.withLock { $0.tokenize(fields, fieldCount: fieldCount) }
     }
 
     /// The corpus's words as they stand (a copy shares storage until the corpus grows).
@@ -270,5 +240,92 @@ struct TermTable {
             }
         }
         return order
+    }
+}
+
+/// The working state of tokenizing documents: the term table their words are interned in,
+/// scratch space reused from one document to the next, and the base-form terms of each
+/// term seen (worked out once per term).
+struct Tokenizer {
+    /// The scalar that begins every base-form term ("\u{1}pies"): no folded word contains
+    /// it, so base forms never meet words as written (nor their prefixes or typos), and
+    /// they sort before every word.
+    static let formMarker: UInt32 = 1
+
+    var table = TermTable()
+    let forms: WordForms?
+    private var folded = FoldedWords()
+    private var scratch: [UInt64] = []
+    /// `formTerms[t]`: the base-form terms of term `t` read as written in ASCII (nil: not yet asked).
+    private var formTerms: [[Int32]?] = []
+    private var marked: [UInt32] = []
+
+    init(forms: WordForms?) { self.forms = forms }
+
+    /// One document's words: folded, interned in ``table``, and counted per (term, field);
+    /// with base forms, each word's forms other than itself are counted too, as marked terms
+    /// that do not add to the field's length.
+    mutating func tokenize(_ fields: [String], fieldCount: Int) -> TextTokens {
+        precondition(fields.count <= fieldCount,
+                     "TextIndex: a document has \(fields.count) fields but there are \(fieldCount) field weights")
+        scratch.removeAll(keepingCapacity: true)
+        var words = [UInt64](repeating: 0, count: fieldCount)
+        for (f, text) in fields.enumerated() {
+            folded.removeAll()
+            folded.append(text)
+            words[f] = UInt64(folded.wordCount)
+            // Words written with letters beyond ASCII keep their diacritics for Hunspell.
+            let written = forms != nil && text.utf8.contains(where: { $0 >= 0x80 }) ? TextQuery.writtenForms(text) : [:]
+            var a = 0
+            for w in 0..<folded.wordCount {
+                let end = Int(folded.ends[w])
+                let t = folded.scalars.withUnsafeBufferPointer { table.intern(UnsafeBufferPointer(rebasing: $0[a..<end])) }
+                scratch.append(UInt64(t) << 16 | UInt64(f))
+                if forms != nil {
+                    if !written.isEmpty, let original = written[folded.string(ofWord: w)] {
+                        for m in formTerms(of: original, word: w) { scratch.append(UInt64(m) << 16 | UInt64(f)) }
+                    } else {
+                        for m in formTerms(ofTerm: t, word: w) { scratch.append(UInt64(m) << 16 | UInt64(f)) }
+                    }
+                }
+                a = end
+            }
+        }
+        scratch.sort()
+        // One array: the field lengths, then each distinct key followed by its count.
+        var packed = words
+        var i = 0
+        while i < scratch.count {
+            var j = i + 1
+            while j < scratch.count && scratch[j] == scratch[i] { j += 1 }
+            packed.append(scratch[i])
+            packed.append(UInt64(j - i))
+            i = j
+        }
+        return TextTokens(fieldCount: fieldCount, packed: packed)
+    }
+
+    /// The marked terms of term `t`'s base forms (folded word `w` of ``folded``), cached by term.
+    private mutating func formTerms(ofTerm t: Int32, word w: Int) -> [Int32] {
+        if Int(t) < formTerms.count, let known = formTerms[Int(t)] { return known }
+        let terms = formTerms(of: folded.string(ofWord: w), word: w)
+        if Int(t) >= formTerms.count { formTerms += [[Int32]?](repeating: nil, count: Int(t) + 1 - formTerms.count) }
+        formTerms[Int(t)] = terms
+        return terms
+    }
+
+    /// The marked terms of the base forms of `written` (word `w` of ``folded``) other than
+    /// the folded word itself.
+    private mutating func formTerms(of written: String, word w: Int) -> [Int32] {
+        guard let forms else { return [] }
+        let surface = folded.string(ofWord: w)
+        var out: [Int32] = []
+        for form in forms.forms(of: written) where form != surface {
+            marked.removeAll(keepingCapacity: true)
+            marked.append(Tokenizer.formMarker)
+            for u in form.unicodeScalars { marked.append(u.value) }
+            out.append(marked.withUnsafeBufferPointer { table.intern($0) })
+        }
+        return out
     }
 }

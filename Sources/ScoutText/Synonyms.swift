@@ -79,6 +79,13 @@ public struct SynonymTable: Sendable {
         return out.joined(separator: " ")
     }
 
+    /// The first phrase of the group that has `word` (folded) as a phrase of one word, or
+    /// `nil` when no group has it.
+    public func canonical(ofWord word: String) -> String? {
+        guard let g = byFirstWord[word]?.first(where: { $0.words.count == 1 })?.group else { return nil }
+        return groups[g][0]
+    }
+
     /// Reads a synonym file: one group per line, phrases separated by tabs; blank lines and
     /// lines starting with `#` are skipped. A phrase in two groups (after folding: "won't"
     /// and "wont" are one phrase) is an error naming the line.

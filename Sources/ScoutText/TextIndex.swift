@@ -67,8 +67,16 @@ public struct TextIndex: Sendable {
     /// Match quality of a typo match of two edits.
     public static let twoEditsQuality = 0.5
 
+    /// Match quality of a base form shared with the word (``WordForms``): below an exact
+    /// match, above a typo.
+    public static let formQuality = 0.85
+
     /// The weight of each field, as given.
     public let fieldWeights: [Double]
+    /// The language the index reads its documents and queries in.
+    public let language: TextLanguage
+    /// Terms below this are base forms (``Tokenizer/formMarker``); the words as written follow.
+    let firstWordTerm: Int
     /// Document index → caller's id.
     let ids: [Int32]
     /// Sorted distinct terms.
@@ -89,10 +97,11 @@ public struct TextIndex: Sendable {
     ///
     /// - Complexity: O(*W* log *W*) for *W* words in all fields together (folding, one hash
     ///   lookup per word, sorting each document's terms and the vocabulary).
-    public init(fieldWeights: [Double], documents: [(id: Int32, fields: [String])]) {
+    public init(fieldWeights: [Double], documents: [(id: Int32, fields: [String])], language: TextLanguage = .plain) {
         precondition(fieldWeights.allSatisfy { $0.isFinite && $0 >= 0 }, "TextIndex: field weights must be finite and non-negative")
         precondition(fieldWeights.count < 1 << 16, "TextIndex: at most 65,535 fields")
-        self.init(fieldWeights: fieldWeights, built: IndexBuilder.build(fieldWeights: fieldWeights, documents: documents))
+        self.init(fieldWeights: fieldWeights, language: language,
+                  built: IndexBuilder.build(fieldWeights: fieldWeights, documents: documents, language: language))
     }
 
     /// The index ``init(fieldWeights:documents:)`` builds from these documents' texts, laid
@@ -104,12 +113,14 @@ public struct TextIndex: Sendable {
     public init(fieldWeights: [Double], corpus: TextCorpus, documents: [(id: Int32, tokens: TextTokens)]) {
         precondition(fieldWeights.allSatisfy { $0.isFinite && $0 >= 0 }, "TextIndex: field weights must be finite and non-negative")
         precondition(fieldWeights.count == corpus.fieldCount, "TextIndex: \(fieldWeights.count) weights for a corpus of \(corpus.fieldCount) fields")
-        self.init(fieldWeights: fieldWeights, built: IndexBuilder.layout(fieldWeights: fieldWeights, ids: documents.map(\.id),
+        self.init(fieldWeights: fieldWeights, language: corpus.language, built: IndexBuilder.layout(fieldWeights: fieldWeights, ids: documents.map(\.id),
                                                                           tokens: documents.map(\.tokens), table: corpus.terms))
     }
 
-    private init(fieldWeights: [Double], built: IndexBuilder) {
+    private init(fieldWeights: [Double], language: TextLanguage, built: IndexBuilder) {
         self.fieldWeights = fieldWeights
+        self.language = language
+        self.firstWordTerm = built.formTermCount
         self.ids = built.ids
         self.vocabulary = built.vocabulary
         self.postingStarts = built.postingStarts

@@ -1,7 +1,19 @@
 // Query evaluation: candidate terms per query word, then one pass over their postings per
-// word that keeps only documents matching every word so far (AND semantics).
+// word: for every word (AND), keeping only the documents matching every word so far; for
+// most words, recording which words each document matches.
 
+import Foundation  // log1p
 import ScoutCore
+
+/// How many of a query's words a document must match.
+public enum WordMatching: String, Sendable, CaseIterable {
+    /// Every word as typed, stop words included (strict AND).
+    case all
+    /// The words that count: stop words are left out, then every other word when some
+    /// documents have them all; otherwise the documents that match any of them, those
+    /// matching the most informative words first (``TextMatches``).
+    case most
+}
 
 /// How a query word reached a document term.
 public enum TextMatchKind: Sendable, Equatable, Hashable {
@@ -11,6 +23,8 @@ public enum TextMatchKind: Sendable, Equatable, Hashable {
     case prefix
     /// The term is `edits` OSA edits (1 or 2) away from the word.
     case typo(edits: Int)
+    /// The term shares a base form with the word (``WordForms``): "psy" and "psów", "swallowed" and "swallow".
+    case form
 }
 
 /// Why a document matched a query: for every query word, the term that gave its best
@@ -20,11 +34,11 @@ public struct TextExplanation: Sendable, Equatable {
     public struct Word: Sendable, Equatable {
         /// The folded query word.
         public let word: String
-        /// The document term that scored best for this word.
+        /// The document term that scored best for this word (a base form is written `~form`).
         public let term: String
         /// How the word reached the term.
         public let kind: TextMatchKind
-        /// The match-quality factor (1.0 exact; 0.6–0.9 prefix; 0.7 or 0.5 for typos).
+        /// The match-quality factor (1.0 exact; 0.6–0.9 prefix; 0.85 a base form; 0.7 or 0.5 for typos).
         public let quality: Double
         /// The term's BM25F value in the document, before the quality factor.
         public let relevance: Double
@@ -41,7 +55,8 @@ public struct TextExplanation: Sendable, Equatable {
 }
 
 extension TextIndex {
-    /// The matching documents, best first: score descending, then id ascending.
+    /// The documents matching every word of `query`, best first: score descending, then id
+    /// ascending.
     ///
     /// ```swift
     /// index.search("dogs trust dub", limit: 5)
@@ -52,6 +67,11 @@ extension TextIndex {
     ///   terms (binary searches, and a pruned trie walk per word of 5 or more scalars), *P*
     ///   postings of the candidate terms, *M* matches ranked.
     public func search(_ query: String, limit: Int = Int.max) -> [TextMatch] {
+        search(TextQuery(query, language: language), limit: limit)
+    }
+
+    /// ``search(_:limit:)`` of a prepared query.
+    public func search(_ query: TextQuery, limit: Int = Int.max) -> [TextMatch] {
         guard limit > 0, let plan = plan(query) else { return [] }
         let (docs, scores) = evaluate(plan)
         if docs.count <= limit {
@@ -64,11 +84,12 @@ extension TextIndex {
         return docs.indices.lazy.map { TextMatch(id: ids[Int(docs[$0])], score: scores[$0]) }.smallest(limit, by: ranksBefore)
     }
 
-    /// Every matching document's score, keyed by id (for filtering inside other searches).
+    /// Every document matching every word, its score keyed by id (for filtering inside
+    /// other searches).
     ///
     /// - Complexity: as ``search(_:limit:)`` without the sort.
     public func scores(_ query: String) -> [Int32: Double] {
-        guard let plan = plan(query) else { return [:] }
+        guard let plan = plan(TextQuery(query, language: language)) else { return [:] }
         let (docs, scores) = evaluate(plan)
         var out: [Int32: Double] = [:]
         out.reserveCapacity(docs.count)
@@ -76,27 +97,77 @@ extension TextIndex {
         return out
     }
 
-    /// Calls `body` once per matching document, in an unspecified but deterministic order.
+    /// Calls `body` once per document matching every word, in an unspecified but
+    /// deterministic order.
     ///
     /// - Complexity: as ``search(_:limit:)`` without the sort.
     public func forEachMatch(_ query: String, _ body: (TextMatch) throws -> Void) rethrows {
-        guard let plan = plan(query) else { return }
+        guard let plan = plan(TextQuery(query, language: language)) else { return }
         let (docs, scores) = evaluate(plan)
         for i in docs.indices { try body(TextMatch(id: ids[Int(docs[i])], score: scores[i])) }
     }
 
-    /// Why document `id` matches `query`, word by word; nil if it does not match (or no
-    /// document has that id).
+    /// The documents that match `query` under `rule`, with the words each matched; see
+    /// ``TextMatches``.
+    ///
+    /// ```swift
+    /// let m = index.matches(TextQuery("my dog wolfed a whole bar of chocolate", language: language), words: .most)
+    /// m.complete.isEmpty   // true: no document has dog, wolfed, whole, bar and chocolate
+    /// m.partial()          // the documents with chocolate and dog first (the rarer words weigh more)
+    /// ```
+    /// - Complexity: O(*C* + *P*) as ``search(_:limit:)``, plus O(*M*) for the *M* documents
+    ///   matching some word (``WordMatching/most``).
+    public func matches(_ query: TextQuery, words rule: WordMatching) -> TextMatches {
+        switch rule {
+        case .all:
+            var complete: [Int32: TextScore] = [:]
+            if let plan = plan(query) {
+                let (docs, scores) = evaluate(plan)
+                let all: UInt64 = query.words.count >= 64 ? .max : (1 << UInt64(query.words.count)) - 1
+                complete.reserveCapacity(docs.count)
+                for i in docs.indices { complete[ids[Int(docs[i])]] = TextScore(relevance: scores[i], matched: all, rank: scores[i]) }
+            }
+            return TextMatches(query: query, rule: rule, complete: complete, counted: [], documents: [], masks: [], relevance: [],
+                               coverage: [:], documentCount: documentCount)
+        case .most:
+            // The words that count: not stop words, at most 64 (a mask's bits).
+            let counted = Array(query.words.indices.filter { !query.isStopWord[$0] }.prefix(64))
+            guard !counted.isEmpty, let plan = plan(query, allowingUnmatched: true) else {
+                return TextMatches(query: query, rule: rule, complete: [:], counted: counted, documents: [], masks: [], relevance: [],
+                                   coverage: [:], documentCount: documentCount)
+            }
+            let (docs, masks, sums) = evaluateEach(plan, words: counted)
+            let full: UInt64 = counted.reduce(0) { $0 | 1 << UInt64($1) }
+            var complete: [Int32: TextScore] = [:]
+            for i in docs.indices where masks[i] == full {
+                complete[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: full, rank: sums[i])
+            }
+            // Each counted word's weight: its inverse document frequency among the matches.
+            var frequency = [Int](repeating: 0, count: query.words.count)
+            for m in masks { for r in counted where m & (1 << UInt64(r)) != 0 { frequency[r] += 1 } }
+            let n = Double(documentCount)
+            var weight: [Int: Double] = [:]
+            for r in counted {
+                let df = Double(frequency[r])
+                weight[r] = log1p((n - df + 0.5) / (df + 0.5))
+            }
+            return TextMatches(query: query, rule: rule, complete: complete, counted: counted,
+                               documents: docs.map { ids[Int($0)] }, masks: masks, relevance: sums, coverage: weight,
+                               documentCount: documentCount)
+        }
+    }
+
+    /// Why document `id` matches `query`, word by word; nil if it does not match every word
+    /// (or no document has that id).
     ///
     /// - Complexity: O(*N* + *C* log *P*) for *N* documents and *C* candidate terms.
     public func explain(_ query: String, id: Int32) -> TextExplanation? {
-        guard let d = ids.firstIndex(of: id), let plan = plan(query) else { return nil }
+        guard let d = ids.firstIndex(of: id), let plan = plan(TextQuery(query, language: language)) else { return nil }
         var words: [TextExplanation.Word] = []
         var total = 0.0
-        var c0 = 0
-        for r in 0..<plan.words.wordCount {
+        for r in 0..<plan.words.count {
             var best: (candidate: Candidate, relevance: Double, score: Double)?
-            for c in c0..<plan.candidateEnds[r] {
+            for c in plan.candidateRange(r) {
                 let cand = plan.candidates[c]
                 let t = Int(cand.term)
                 // Binary search for document d in the term's postings (ascending).
@@ -110,16 +181,16 @@ extension TextIndex {
                 let v = relevance * cand.quality
                 if best == nil || v > best!.score { best = (cand, relevance, v) }
             }
-            c0 = plan.candidateEnds[r]
             guard let b = best else { return nil }
             let kind: TextMatchKind = switch b.candidate.kind {
             case .exact: .exact
             case .prefix: .prefix
+            case .form: .form
             case .oneEdit: .typo(edits: 1)
             case .twoEdits: .typo(edits: 2)
             }
             words.append(TextExplanation.Word(
-                word: plan.words.string(ofWord: r), term: vocabulary.string(Int(b.candidate.term)),
+                word: plan.words[r], term: termString(Int(b.candidate.term)),
                 kind: kind, quality: b.candidate.quality, relevance: b.relevance, score: b.score))
             total = r == 0 ? b.score : total + b.score
         }
@@ -134,7 +205,13 @@ extension TextIndex {
         a.score != b.score ? a.score > b.score : a.id < b.id
     }
 
-    enum CandidateKind: UInt8 { case exact, prefix, oneEdit, twoEdits }
+    /// A term as text; a base form is written `~form`.
+    func termString(_ t: Int) -> String {
+        let s = vocabulary.string(t)
+        return t < firstWordTerm ? "~" + s.unicodeScalars.dropFirst().map(String.init).joined() : s
+    }
+
+    enum CandidateKind: UInt8 { case exact, prefix, form, oneEdit, twoEdits }
 
     /// A vocabulary term that a query word matches, with the best way it matches.
     struct Candidate {
@@ -146,28 +223,31 @@ extension TextIndex {
     /// Query words with their candidate terms, flat: word `r` owns
     /// `candidates[candidateEnds[r - 1] ..< candidateEnds[r]]`, ascending by term.
     struct Plan {
-        var words: FoldedWords
+        var words: [String]
         var candidates: [Candidate]
         var candidateEnds: [Int]
+
+        /// Word `r`'s candidates (indices into ``candidates``).
+        func candidateRange(_ r: Int) -> Range<Int> { (r == 0 ? 0 : candidateEnds[r - 1])..<candidateEnds[r] }
     }
 
-    /// The candidates of every query word; nil when the query is empty or a word matches
-    /// no term (so no document can match).
-    func plan(_ query: String) -> Plan? {
-        var words = FoldedWords()
-        words.append(query)
-        guard words.wordCount > 0 else { return nil }
-        let prefixAllowed = !(query.unicodeScalars.last?.properties.isWhitespace ?? true)
+    /// The candidates of every query word; nil when the query is empty or (unless
+    /// `allowingUnmatched`) a word matches no term, so that no document can match.
+    func plan(_ query: TextQuery, allowingUnmatched: Bool = false) -> Plan? {
+        guard !query.words.isEmpty else { return nil }
         var candidates: [Candidate] = []
         var ends: [Int] = []
         var fuzzy: [(term: Int, edits: Int)] = []
+        var word: [UInt32] = []
         let complete = vocabulary.withView { v -> Bool in
-            words.scalars.withUnsafeBufferPointer { sp -> Bool in
-                for r in 0..<words.wordCount {
-                    let w = UnsafeBufferPointer(rebasing: sp[words.start(ofWord: r)..<Int(words.ends[r])])
+            for r in query.words.indices {
+                word.removeAll(keepingCapacity: true)
+                for u in query.words[r].unicodeScalars { word.append(u.value) }
+                let wordStart = candidates.count
+                word.withUnsafeBufferPointer { w in
                     let n = w.count
                     let base: Range<Int>
-                    if r == words.wordCount - 1 && prefixAllowed {
+                    if r == query.words.count - 1 && query.prefixAllowed {
                         base = v.prefixRange(w)
                     } else if let t = v.find(w) {
                         base = t..<(t + 1)
@@ -176,7 +256,9 @@ extension TextIndex {
                     }
                     fuzzy.removeAll(keepingCapacity: true)
                     let k = EditDistance.allowedEdits(forLength: n)
-                    if k > 0 { vocabulary.trie.forEachTerm(within: k, of: w) { fuzzy.append(($0, $1)) } }
+                    if k > 0 {
+                        vocabulary.trie.forEachTerm(within: k, of: w) { t, e in if t >= firstWordTerm { fuzzy.append((t, e)) } }
+                    }
                     // Merge the two ascending lists, keeping each term's best quality.
                     var i = base.lowerBound, j = 0
                     while i < base.upperBound || j < fuzzy.count {
@@ -203,13 +285,33 @@ extension TextIndex {
                         }
                         candidates.append(best)
                     }
-                    if candidates.count == (ends.last ?? 0) { return false }
-                    ends.append(candidates.count)
                 }
-                return true
+                // Base forms: the marked form terms, and a form written as a word of its own.
+                if !query.forms[r].isEmpty {
+                    var added = false
+                    for form in query.forms[r] {
+                        var marked: [UInt32] = [Tokenizer.formMarker]
+                        for u in form.unicodeScalars { marked.append(u.value) }
+                        for key in [marked, Array(marked.dropFirst())] where key.count > 1 || key.first != Tokenizer.formMarker {
+                            guard let t = key.withUnsafeBufferPointer({ v.find($0) }) else { continue }
+                            if let at = candidates[wordStart...].firstIndex(where: { $0.term == Int32(t) }) {
+                                if candidates[at].quality < TextIndex.formQuality {
+                                    candidates[at] = Candidate(term: Int32(t), kind: .form, quality: TextIndex.formQuality)
+                                }
+                            } else {
+                                candidates.append(Candidate(term: Int32(t), kind: .form, quality: TextIndex.formQuality))
+                                added = true
+                            }
+                        }
+                    }
+                    if added { candidates[wordStart...].sort { $0.term < $1.term } }
+                }
+                if candidates.count == (ends.last ?? 0) && !allowingUnmatched { return false }
+                ends.append(candidates.count)
             }
+            return true
         }
-        return complete ? Plan(words: words, candidates: candidates, candidateEnds: ends) : nil
+        return complete ? Plan(words: query.words, candidates: candidates, candidateEnds: ends) : nil
     }
 
     /// The documents matching every word of `plan` (as document indices) and their scores.
@@ -270,5 +372,144 @@ extension TextIndex {
             }
         }
         return (active, acc)
+    }
+
+    /// The documents matching at least one of `words` (query-word numbers below 64,
+    /// ascending): as document indices in the order first met, with a mask of the words
+    /// each matches (bit *r* for word *r*) and the sum of its best values for them, added
+    /// in query-word order.
+    func evaluateEach(_ plan: Plan, words: [Int]) -> (docs: [Int32], masks: [UInt64], sums: [Double]) {
+        var stamp = [Int32](repeating: -1, count: documentCount)
+        var slot = [Int32](repeating: -1, count: documentCount)
+        var best = [Double](repeating: 0, count: documentCount)
+        var docs: [Int32] = [], masks: [UInt64] = [], sums: [Double] = []
+        var touched: [Int32] = []
+        postingStarts.withUnsafeBufferPointer { ps in
+            postingDocs.withUnsafeBufferPointer { pd in
+                postingValues.withUnsafeBufferPointer { pv in
+                    stamp.withUnsafeMutableBufferPointer { st in
+                        best.withUnsafeMutableBufferPointer { be in
+                            for r in words {
+                                let cur = Int32(r)
+                                touched.removeAll(keepingCapacity: true)
+                                for c in plan.candidateRange(r) {
+                                    let cand = plan.candidates[c]
+                                    let t = Int(cand.term), q = cand.quality
+                                    for p in Int(ps[t])..<Int(ps[t + 1]) {
+                                        let d = Int(pd[p])
+                                        let v = Double(pv[p]) * q
+                                        if st[d] != cur {
+                                            st[d] = cur
+                                            be[d] = v
+                                            touched.append(Int32(d))
+                                        } else if v > be[d] {
+                                            be[d] = v
+                                        }
+                                    }
+                                }
+                                let bit: UInt64 = 1 << UInt64(r)
+                                for d in touched {
+                                    var s = Int(slot[Int(d)])
+                                    if s < 0 {
+                                        s = docs.count
+                                        slot[Int(d)] = Int32(s)
+                                        docs.append(d)
+                                        masks.append(0)
+                                        sums.append(0)
+                                    }
+                                    masks[s] |= bit
+                                    sums[s] += be[Int(d)]
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (docs, masks, sums)
+    }
+}
+
+/// A document's score for a query.
+public struct TextScore: Sendable, Equatable {
+    /// BM25F times match quality, summed over the words the document matched.
+    public let relevance: Double
+    /// The query words the document matched: bit *r* for word *r* of ``TextQuery/words``.
+    public let matched: UInt64
+    /// The order of the answer, higher first: ``relevance`` among documents matching every
+    /// word; among partial matches, the coverage first (``TextMatches/partial()``).
+    public let rank: Double
+
+    /// A score.
+    public init(relevance: Double, matched: UInt64, rank: Double) {
+        self.relevance = relevance
+        self.matched = matched
+        self.rank = rank
+    }
+}
+
+/// What a query matched in an index under a ``WordMatching`` rule.
+///
+/// - ``complete``: the documents that match every word the rule asks for: every word for
+///   ``WordMatching/all``; every word but the stop words for ``WordMatching/most``.
+/// - ``partial()`` (``WordMatching/most``): every document that matches at least one of the
+///   words that count, ranked by *weighted coverage* — the sum of the inverse document
+///   frequencies, ln(1 + (N − df + 0.5) / (df + 0.5)), of the words it matches, over their sum
+///   for all the words that count — then by relevance (BM25F). A caller that narrows the
+///   matches by area or filter takes the complete matches when some remain, else the partial.
+public struct TextMatches: Sendable {
+    /// The query.
+    public let query: TextQuery
+    /// The rule.
+    public let rule: WordMatching
+    /// The documents matching every word the rule asks for, by id.
+    public let complete: [Int32: TextScore]
+    /// The words that count (``WordMatching/most``): query-word numbers, ascending.
+    let counted: [Int]
+    let documents: [Int32]
+    let masks: [UInt64]
+    let relevance: [Double]
+    let coverage: [Int: Double]
+    let documentCount: Int
+
+    /// True when the query has words but every one is a stop word (``WordMatching/most``
+    /// then matches nothing).
+    public var hasOnlyStopWords: Bool { rule == .most && counted.isEmpty && !query.words.isEmpty }
+
+    /// The stop words left out (``WordMatching/most``), in query order.
+    public var stopWords: [String] {
+        rule == .all ? [] : query.words.indices.filter { query.isStopWord[$0] }.map { query.words[$0] }
+    }
+
+    /// Every document matching at least one word that counts, by id, ranked by weighted
+    /// coverage then relevance: a score's ``TextScore/rank`` is the position of its coverage
+    /// among the answer's coverages (0 the lowest) times a constant above every relevance,
+    /// plus its relevance. Empty for ``WordMatching/all``.
+    ///
+    /// - Complexity: O(*M* log *M*) for *M* documents.
+    public func partial() -> [Int32: TextScore] {
+        guard !documents.isEmpty else { return [:] }
+        let total = counted.reduce(0.0) { $0 + coverage[$1]! }
+        var share = [Double](repeating: 0, count: documents.count)
+        for i in documents.indices {
+            var sum = 0.0
+            for r in counted where masks[i] & (1 << UInt64(r)) != 0 { sum += coverage[r]! }
+            share[i] = total > 0 ? sum / total : 0
+        }
+        var levels: [Double: Int] = [:]
+        for (i, level) in Set(share).sorted().enumerated() { levels[level] = i }
+        let step = (relevance.max() ?? 0) + 1
+        var out: [Int32: TextScore] = [:]
+        out.reserveCapacity(documents.count)
+        for i in documents.indices {
+            let level = Double(levels[share[i]]!)
+            out[documents[i]] = TextScore(relevance: relevance[i], matched: masks[i], rank: level * step + relevance[i])
+        }
+        return out
+    }
+
+    /// The query words a score's document matched, in query order.
+    public func words(matchedBy score: TextScore) -> [String] {
+        query.words.indices.filter { $0 < 64 && score.matched & (1 << UInt64($0)) != 0 }.map { query.words[$0] }
     }
 }

@@ -100,7 +100,7 @@ public final class Worker: Sendable {
     }
 
     private static let searchFields = ["kind", "near", "radius_m", "bbox", "within", "crs", "along", "distance_m", "from",
-                                       "sort", "after", "limit", "filter", "text", "fields", "now", "explain"]
+                                       "sort", "after", "limit", "filter", "text", "words", "fields", "now", "explain"]
 
     /// Every op the worker knows, in the order `docs/protocol.md` lists them.
     public static let operations: [Operation] = [
@@ -119,7 +119,7 @@ public final class Worker: Sendable {
             try worker.search(f, &w)
         },
     ] + catalogOperations + [
-        Operation(name: "nearest", isReadOnly: true, fields: ["kind", "from", "k", "max_distance_m", "filter", "text", "fields", "now", "explain"]) {
+        Operation(name: "nearest", isReadOnly: true, fields: ["kind", "from", "k", "max_distance_m", "filter", "text", "words", "fields", "now", "explain"]) {
             worker, f, w throws(ScoutError) in try worker.nearest(f, &w)
         },
         Operation(name: "place", isReadOnly: true, fields: ["name", "country"]) { worker, f, w throws(ScoutError) in
@@ -320,9 +320,10 @@ public final class Worker: Sendable {
     private func nearest(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         var places = ResolvedPlaces()
         let kind = try f.string("kind")
-        let q = NearestQuery(kind: RecordKind(kind), from: try location(f, "from", &places),
+        var q = NearestQuery(kind: RecordKind(kind), from: try location(f, "from", &places),
                              k: try f.integer("k"), maxDistance: try f.optionalNumber("max_distance_m"),
                              filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"))
+        q.words = try wordMatching(f)
         try writeResult(try engine.nearest(q), places, today: try today(f), fields: try FieldSelection.read(f, kind: kind),
                         explain: try f.bool("explain", default: false), &w)
     }
@@ -427,15 +428,31 @@ public final class Worker: Sendable {
             default: throw ScoutError(.invalidRequest, "after must be the id of the last result of the previous page", path: "after")
             }
         }
-        return SearchQuery(kind: RecordKind(kind), area: area, limit: try f.integer("limit", default: SearchQuery.defaultLimit),
-                           from: f.has("from") ? try location(f, "from", &places) : nil, sort: sort,
-                           filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"), after: after)
+        var q = SearchQuery(kind: RecordKind(kind), area: area, limit: try f.integer("limit", default: SearchQuery.defaultLimit),
+                            from: f.has("from") ? try location(f, "from", &places) : nil, sort: sort,
+                            filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"), after: after)
+        q.words = try wordMatching(f)
+        return q
+    }
+
+    /// `"words"`: how many of the text's words a record must match, `most` (the default) or `all`.
+    private func wordMatching(_ f: RequestFields) throws(ScoutError) -> WordMatching {
+        guard let given = try f.optionalString("words") else { return .most }
+        let names = WordMatching.allCases.map(\.rawValue)
+        guard let rule = WordMatching(rawValue: given) else {
+            throw ScoutError(.invalidRequest, "unknown words \"\(JSONReader.shown(given))\"\(Suggestions.hint(for: given, among: names)); "
+                             + "words is one of \(names.joined(separator: ", "))", path: "words")
+        }
+        guard f.has("text") else { throw ScoutError(.invalidRequest, "words goes with text, which is missing", path: "words") }
+        return rule
     }
 
     private func writeResult(_ r: SearchResult, _ places: ResolvedPlaces, today: LocalDate, fields: FieldSelection, explain: Bool,
                              _ w: inout JSONWriter) throws(ScoutError) {
         w.objectStart()
         w.key("total"); w.int(r.total)
+        if !r.droppedWords.isEmpty { w.key("dropped_words"); w.arrayStart(); for word in r.droppedWords { w.string(word) }; w.arrayEnd() }
+        if let note = r.note { w.key("note"); w.string(note) }
         if explain {
             // How the matches were found: the plan and the counts behind the choice.
             w.key("explain"); w.objectStart()
@@ -489,6 +506,7 @@ public final class Worker: Sendable {
         if let d = h.distance { w.key("distance_m"); w.number(d, decimals: h.isApproximate ? 0 : 3) }
         if let rating = h.rating { w.key("rating"); w.number(rating, decimals: 4) }
         if let score = h.relevance { w.key("relevance"); w.number(score, decimals: 4) }
+        if !h.matchedWords.isEmpty { w.key("matched_words"); w.arrayStart(); for word in h.matchedWords { w.string(word) }; w.arrayEnd() }
         if case .dog(let d) = h.record {
             w.key("age_years"); w.number(d.ageYears(on: today), decimals: 1)
             w.key("size"); w.string(d.sizeClass.rawValue)

@@ -269,7 +269,7 @@ extension Engine {
     /// The plan of a filtered query and the test its traversal runs per candidate (`nil`:
     /// none, and none for an empty plan), remembered with the filter's bitmap per filter and
     /// snapshot (``PlanMemo``).
-    func planAndTest(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: [Int32: Double]?,
+    func planAndTest(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: TextScores?,
                      choice: PlanChoice, withinDisc: Bool = true) -> (planned: Planned, test: ((EntryRef) -> Bool)?) {
         guard !filter.isEmpty else {
             return (plan(kind: kind, snap, filter, choice: choice, withinDisc: withinDisc), Engine.test(filter, bits: nil, snap, scores))
