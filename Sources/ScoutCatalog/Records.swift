@@ -132,11 +132,12 @@ public struct Animal: Sendable {
 
     /// The words its structured fields stand for, searched as the `traits` text field: the
     /// size (`small`, `medium`, `large`), the life stage (`young` under 2 years, `senior` from 8,
-    /// else `adult`) and `adoption` when adoptable — the first words of their synonym groups
+    /// else `adult`), `puppy` or `kitten` for a dog or cat under a year, and `adoption` when adoptable — the first words of their synonym groups
     /// (`data/synonyms.tsv`), so "małe psy" or "starszy kot do adopcji" find them.
     public var traits: String {
         let stage = ageYears < 2 ? "young" : ageYears >= 8 ? "senior" : "adult"
-        return [size, stage, adoptable ? "adoption" : ""].filter { !$0.isEmpty }.joined(separator: " ")
+        let baby = ageYears >= 1 ? "" : species == "dog" ? "puppy" : species == "cat" ? "kitten" : ""
+        return [size, stage, baby, adoptable ? "adoption" : ""].filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
 

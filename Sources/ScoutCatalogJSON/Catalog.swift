@@ -18,20 +18,33 @@ extension Catalog {
         }
     }
 
+    /// The English names of the countries of the shelter catalogue, searched beside a town
+    /// (their other names are synonyms: "Polska", "Irlandia", "UK").
+    public static let countryNames = ["PL": "poland", "IE": "ireland", "GB": "united kingdom"]
+
     /// The searchable text of a record, one string per field (see ``textFieldWeights(kind:)``),
     /// the synonyms of its words last.
     public func searchableText(_ r: CatalogRecord, fields: [(String, JSONValue)]) -> [String] {
         func town() -> String { fields.first { $0.0 == "town" }?.1.string ?? "" }
+        /// The record's country (`country`, or `address.country`) by name, after its town.
+        func withCountry(_ town: String) -> String {
+            var code = fields.first { $0.0 == "country" }?.1.string
+            if code == nil, case .object(let address)? = fields.first(where: { $0.0 == "address" })?.1 {
+                code = address.first { $0.0 == "country" }?.1.string
+            }
+            guard let code, let name = Catalog.countryNames[code.uppercased()] else { return town }
+            return town + " " + name
+        }
         func spaced(_ s: String) -> String { s.replacingOccurrences(of: "_", with: " ") }
         var text: [String]
         switch r {
         case .shelter(let s):
-            text = [s.name, s.description, s.town, s.animals.map(\.name).joined(separator: " "),
+            text = [s.name, s.description, withCountry(s.town), s.animals.map(\.name).joined(separator: " "),
                     Set(s.animals.map { spaced($0.species) }).sorted().joined(separator: " "),
                     s.animals.map(\.marks).joined(separator: " ")]
         case .gym(let g): text = [g.name, spaced(g.type), g.town]
         case .dog(let d): text = [d.name, d.breedName, town(), d.about]
-        case .animal(let a): text = [a.animal.name, spaced(a.animal.species), a.animal.marks, a.animal.description, a.town, a.animal.traits]
+        case .animal(let a): text = [a.animal.name, spaced(a.animal.species), a.animal.marks, a.animal.description, withCountry(a.town), a.animal.traits]
         case .article(let a): text = [a.title, a.situation, a.keywords.joined(separator: " "), a.summary, a.body]
         case .program(let p): text = [p.name, spaced(p.goal) + " " + p.level, p.exercises.map(\.name).joined(separator: " "), p.description]
         case .lover(let l): text = [l.name, l.town, l.about]

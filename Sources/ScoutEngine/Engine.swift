@@ -541,19 +541,14 @@ public final class Engine: Sendable {
 
     /// The answer of a query with `text` from `answer`, which computes it for the text's
     /// scores (`nil` without text): for ``WordMatching/all``, the records with every word;
-    /// for ``WordMatching/most``, the records with every word that counts when the area and
-    /// filter leave some, else those with any of them, the most informative first
-    /// (``TextMatches``). The result says which words no hit matched, and why there is none
-    /// when the text has only stop words.
+    /// for ``WordMatching/most``, the records with any word that counts, ranked by relevance
+    /// times weighted coverage (``TextMatches/ranked()``). The result says which words no hit
+    /// matched, and why there is none when the text has only stop words.
     func withText(_ text: String?, words rule: WordMatching, kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?,
                   _ answer: (TextScores?) throws(ScoutError) -> SearchResult) throws(ScoutError) -> SearchResult {
         guard let text else { return try answer(nil) }
         let matches = textMatches(text, words: rule, kind: kind, snap, placeless)
-        var result = try answer(TextScores(scores: matches.complete, matches: matches))
-        if rule == .most && result.total == 0 {
-            let partial = matches.partial()
-            if !partial.isEmpty { result = try answer(TextScores(scores: partial, matches: matches)) }
-        }
+        var result = try answer(TextScores(scores: matches.scores, matches: matches))
         TextScores.annotate(&result, matches)
         return result
     }

@@ -43,7 +43,6 @@ extension Engine {
         var keyed: [Keyed] = []
         let needsRecord = !q.filter.isEmpty || sort == .rating
         func collect(_ scores: [Int32: TextScore]) {
-            keyed.removeAll()
             for (t, score) in scores {
                 let payload = needsRecord ? record(t).payload : nil
                 if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { continue }
@@ -56,9 +55,7 @@ extension Engine {
                 keyed.append(Keyed(primary: primary, score: score, textID: t))
             }
         }
-        // Every word that counts when the filter leaves such records, else the most of them.
-        collect(matches.complete)
-        if q.words == .most && keyed.isEmpty { collect(matches.partial()) }
+        collect(matches.scores)
         // Names: the kind's folded names (relevance ties are common: records with the same
         // words score the same).
         let names = sort == .id ? nil : folded(kind: q.kind.name, snap, placeless)

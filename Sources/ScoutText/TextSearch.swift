@@ -9,9 +9,8 @@ import ScoutCore
 public enum WordMatching: String, Sendable, CaseIterable {
     /// Every word as typed, stop words included (strict AND).
     case all
-    /// The words that count: stop words are left out, then every other word when some
-    /// documents have them all; otherwise the documents that match any of them, those
-    /// matching the most informative words first (``TextMatches``).
+    /// The words that count (stop words are left out): documents that match any of them,
+    /// those matching the most informative words best first (``TextMatches``).
     case most
 }
 
@@ -112,48 +111,48 @@ extension TextIndex {
     ///
     /// ```swift
     /// let m = index.matches(TextQuery("my dog wolfed a whole bar of chocolate", language: language), words: .most)
-    /// m.complete.isEmpty   // true: no document has dog, wolfed, whole, bar and chocolate
-    /// m.partial()          // the documents with chocolate and dog first (the rarer words weigh more)
+    /// m.scores   // every document with dog, wolfed, whole, bar or chocolate ("my", "a", "of" are stop words);
+    ///            // those with the rarer words, and more of them, rank first
     /// ```
     /// - Complexity: O(*C* + *P*) as ``search(_:limit:)``, plus O(*M*) for the *M* documents
     ///   matching some word (``WordMatching/most``).
     public func matches(_ query: TextQuery, words rule: WordMatching) -> TextMatches {
+        var scores: [Int32: TextScore] = [:]
         switch rule {
         case .all:
-            var complete: [Int32: TextScore] = [:]
             if let plan = plan(query) {
-                let (docs, scores) = evaluate(plan)
+                let (docs, sums) = evaluate(plan)
                 let all: UInt64 = query.words.count >= 64 ? .max : (1 << UInt64(query.words.count)) - 1
-                complete.reserveCapacity(docs.count)
-                for i in docs.indices { complete[ids[Int(docs[i])]] = TextScore(relevance: scores[i], matched: all, rank: scores[i]) }
+                scores.reserveCapacity(docs.count)
+                for i in docs.indices { scores[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: all, rank: sums[i]) }
             }
-            return TextMatches(query: query, rule: rule, complete: complete, counted: [], documents: [], masks: [], relevance: [],
-                               coverage: [:], documentCount: documentCount)
+            return TextMatches(query: query, rule: rule, scores: scores, counted: query.words.count)
         case .most:
             // The words that count: not stop words, at most 64 (a mask's bits).
             let counted = Array(query.words.indices.filter { !query.isStopWord[$0] }.prefix(64))
             guard !counted.isEmpty, let plan = plan(query, allowingUnmatched: true) else {
-                return TextMatches(query: query, rule: rule, complete: [:], counted: counted, documents: [], masks: [], relevance: [],
-                                   coverage: [:], documentCount: documentCount)
+                return TextMatches(query: query, rule: rule, scores: [:], counted: counted.count)
             }
             let (docs, masks, sums) = evaluateEach(plan, words: counted)
-            let full: UInt64 = counted.reduce(0) { $0 | 1 << UInt64($1) }
-            var complete: [Int32: TextScore] = [:]
-            for i in docs.indices where masks[i] == full {
-                complete[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: full, rank: sums[i])
-            }
-            // Each counted word's weight: its inverse document frequency among the matches.
+            // Each counted word's weight: its inverse document frequency.
             var frequency = [Int](repeating: 0, count: query.words.count)
             for m in masks { for r in counted where m & (1 << UInt64(r)) != 0 { frequency[r] += 1 } }
             let n = Double(documentCount)
-            var weight: [Int: Double] = [:]
+            var weight = [Double](repeating: 0, count: query.words.count)
+            var total = 0.0
             for r in counted {
                 let df = Double(frequency[r])
                 weight[r] = log1p((n - df + 0.5) / (df + 0.5))
+                total += weight[r]
             }
-            return TextMatches(query: query, rule: rule, complete: complete, counted: counted,
-                               documents: docs.map { ids[Int($0)] }, masks: masks, relevance: sums, coverage: weight,
-                               documentCount: documentCount)
+            scores.reserveCapacity(docs.count)
+            for i in docs.indices {
+                var covered = 0.0
+                for r in counted where masks[i] & (1 << UInt64(r)) != 0 { covered += weight[r] }
+                let coverage = total > 0 ? covered / total : 0
+                scores[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: masks[i], rank: sums[i] * coverage)
+            }
+            return TextMatches(query: query, rule: rule, scores: scores, counted: counted.count)
         }
     }
 
@@ -436,8 +435,8 @@ public struct TextScore: Sendable, Equatable {
     public let relevance: Double
     /// The query words the document matched: bit *r* for word *r* of ``TextQuery/words``.
     public let matched: UInt64
-    /// The order of the answer, higher first: ``relevance`` among documents matching every
-    /// word; among partial matches, the coverage first (``TextMatches/partial()``).
+    /// The order of the answer, higher first: ``relevance`` under ``WordMatching/all``,
+    /// relevance times weighted coverage under ``WordMatching/most`` (``TextMatches``).
     public let rank: Double
 
     /// A score.
@@ -448,65 +447,29 @@ public struct TextScore: Sendable, Equatable {
     }
 }
 
-/// What a query matched in an index under a ``WordMatching`` rule.
+/// What a query matched in an index under a ``WordMatching`` rule, by document id.
 ///
-/// - ``complete``: the documents that match every word the rule asks for: every word for
-///   ``WordMatching/all``; every word but the stop words for ``WordMatching/most``.
-/// - ``partial()`` (``WordMatching/most``): every document that matches at least one of the
-///   words that count, ranked by *weighted coverage* — the sum of the inverse document
-///   frequencies, ln(1 + (N − df + 0.5) / (df + 0.5)), of the words it matches, over their sum
-///   for all the words that count — then by relevance (BM25F). A caller that narrows the
-///   matches by area or filter takes the complete matches when some remain, else the partial.
+/// - ``WordMatching/all``: the documents that match every word; a score's rank is its
+///   relevance.
+/// - ``WordMatching/most``: every document that matches at least one of the words that count
+///   (not stop words), ranked by relevance (BM25F, summed over the words it matches) times its
+///   *weighted coverage*: the sum of the inverse document frequencies,
+///   ln(1 + (N − df + 0.5) / (df + 0.5)), of the words it matches, over their sum for all the
+///   words that count. A document with every word has coverage 1; one with only the commonest
+///   word, little.
 public struct TextMatches: Sendable {
     /// The query.
     public let query: TextQuery
     /// The rule.
     public let rule: WordMatching
-    /// The documents matching every word the rule asks for, by id.
-    public let complete: [Int32: TextScore]
-    /// The words that count (``WordMatching/most``): query-word numbers, ascending.
-    let counted: [Int]
-    let documents: [Int32]
-    let masks: [UInt64]
-    let relevance: [Double]
-    let coverage: [Int: Double]
-    let documentCount: Int
+    /// The matching documents' scores, by id.
+    public let scores: [Int32: TextScore]
+    /// How many of the query's words count (``WordMatching/most``: not stop words, at most 64).
+    let counted: Int
 
     /// True when the query has words but every one is a stop word (``WordMatching/most``
     /// then matches nothing).
-    public var hasOnlyStopWords: Bool { rule == .most && counted.isEmpty && !query.words.isEmpty }
-
-    /// The stop words left out (``WordMatching/most``), in query order.
-    public var stopWords: [String] {
-        rule == .all ? [] : query.words.indices.filter { query.isStopWord[$0] }.map { query.words[$0] }
-    }
-
-    /// Every document matching at least one word that counts, by id, ranked by weighted
-    /// coverage then relevance: a score's ``TextScore/rank`` is the position of its coverage
-    /// among the answer's coverages (0 the lowest) times a constant above every relevance,
-    /// plus its relevance. Empty for ``WordMatching/all``.
-    ///
-    /// - Complexity: O(*M* log *M*) for *M* documents.
-    public func partial() -> [Int32: TextScore] {
-        guard !documents.isEmpty else { return [:] }
-        let total = counted.reduce(0.0) { $0 + coverage[$1]! }
-        var share = [Double](repeating: 0, count: documents.count)
-        for i in documents.indices {
-            var sum = 0.0
-            for r in counted where masks[i] & (1 << UInt64(r)) != 0 { sum += coverage[r]! }
-            share[i] = total > 0 ? sum / total : 0
-        }
-        var levels: [Double: Int] = [:]
-        for (i, level) in Set(share).sorted().enumerated() { levels[level] = i }
-        let step = (relevance.max() ?? 0) + 1
-        var out: [Int32: TextScore] = [:]
-        out.reserveCapacity(documents.count)
-        for i in documents.indices {
-            let level = Double(levels[share[i]]!)
-            out[documents[i]] = TextScore(relevance: relevance[i], matched: masks[i], rank: level * step + relevance[i])
-        }
-        return out
-    }
+    public var hasOnlyStopWords: Bool { rule == .most && counted == 0 && !query.words.isEmpty }
 
     /// The query words a score's document matched, in query order.
     public func words(matchedBy score: TextScore) -> [String] {

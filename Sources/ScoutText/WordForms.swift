@@ -118,6 +118,17 @@ public final class WordForms: Sendable {
             out.append(String(decoding: UnsafeBufferPointer(start: stem, count: n), as: UTF8.self))
         }
         let written = word.precomposedStringWithCanonicalMapping
+        for lemma in hunspellStems(written, &s) where !out.contains(lemma) { out.append(lemma) }
+        if out.count < 2, let first = written.first, first.isLowercase {
+            // Place names are capitalised in the dictionary: "krakowie" is read as "Krakowie".
+            for lemma in hunspellStems(first.uppercased() + written.dropFirst(), &s) where !out.contains(lemma) { out.append(lemma) }
+        }
+        return out
+    }
+
+    /// Hunspell's base forms of a word as written, folded.
+    private static func hunspellStems(_ written: String, _ s: inout State) -> [String] {
+        var out: [String] = []
         guard let encoded = convert(Array(written.utf8), s.toDictionary), encoded.count < 100 else { return out }
         var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         let n = encoded.withUnsafeBufferPointer { b in

@@ -5,19 +5,19 @@ the names and inflected forms people type, the display name first. A name belong
 species only (and appears once in the file). Parrots, budgies and canaries are birds; ponies are horses; tortoises,
 turtles, snakes and lizards are reptiles (one canonical species each, as in the articles
 and the shelter catalogue). Rats, mice, chinchillas and gerbils have rows of their own;
-the articles file them under `other`.
+the articles file them under `other`. Puppies and kittens are not species: their words are
+synonym groups of their own (synonyms.py), so a search for puppies finds the young dogs.
 """
 
 SPECIES = [
     ("dog",
-     ["dog", "dogs", "puppy", "puppies", "pup", "pups", "doggy", "doggie"],
+     ["dog", "dogs", "doggy", "doggie"],
      ["pies", "psy", "psa", "psem", "psu", "psów", "psami", "piesek", "pieski", "pieska",
-      "szczeniak", "szczeniaki", "szczeniaka", "szczeniaczek", "szczenię", "szczenięta",
       "suczka", "suczki"]),
     ("cat",
-     ["cat", "cats", "kitten", "kittens", "kitty", "kitties", "moggy"],
+     ["cat", "cats", "kitty", "kitties", "moggy"],
      ["kot", "koty", "kota", "kotem", "kotu", "kotów", "kotami", "kotek", "kotki", "kotka",
-      "kocię", "kocięta", "kociak", "kociaki", "kotkę"]),
+      "kotkę", "kocur", "kocury", "kocura"]),
     ("rabbit",
      ["rabbit", "rabbits", "bunny", "bunnies"],
      ["królik", "króliki", "królika", "królikiem", "królików", "króliczek", "króliczki",
