@@ -16,7 +16,7 @@ SPACY = "spacy==3.8.18"
 # Words of spaCy's lists that Scout's queries need (folded forms are compared).
 KEEP = {
     "en": ["back", "bottom", "front", "side", "top", "empty", "full", "serious", "well", "off", "out", "down", "over",
-           "call", "keep", "made", "make", "move", "name", "part", "show", "see", "give", "take", "used", "using",
+           "call", "made", "make", "move", "name", "part", "show", "see", "give", "take", "used", "using",
            "last", "first", "alone", "whole", "against", "without", "never", "nothing", "none", "no", "not", "n't"],
     "pl": ["mało", "dużo", "daleko", "dobrze", "nie", "bez", "sam", "sama", "raz", "roku", "lat", "pan", "pani"],
 }
@@ -25,7 +25,8 @@ KEEP = {
 ADD = {
     "en": ["help", "please", "just", "today", "yesterday", "tonight", "morning", "evening", "night", "week", "weeks",
            "day", "days", "hour", "hours", "minute", "minutes", "ago", "suddenly", "worried", "hi", "hello", "think",
-           "looking", "want", "need", "got", "like"],
+           "looking", "want", "wants", "need", "got", "like", "keeps", "keeping", "still", "stop", "wont", "since",
+           "anymore", "lately", "recently", "normal", "normally", "usual", "usually", "kind", "sort", "type"],
     "pl": ["pomocy", "pomoc", "proszę", "wczoraj", "rano", "wieczorem", "nocy", "noc", "tydzień", "dni", "godzin",
            "godziny", "nagle", "chyba", "szukam", "chcę", "chcemy", "potrzebuję"],
 }

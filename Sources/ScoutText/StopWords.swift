@@ -7,12 +7,12 @@
 /// The stop words of English and Polish: left out first when a query's words cannot all be
 /// matched (``WordMatching/most``). As listed, not folded (``TextLanguage`` folds them).
 public enum StopWords {
-    /// English (294 words).
+    /// English (310 words).
     public static let english: [String] = [
         "a", "about", "above", "across", "after", "afterwards", "again", "ago", "all", "almost", "along",
         "already", "also", "although", "always", "am", "among", "amongst", "amount", "an", "and", "another",
-        "any", "anyhow", "anyone", "anything", "anyway", "anywhere", "are", "around", "as", "at", "be",
-        "became", "because", "become", "becomes", "becoming", "been", "before", "beforehand", "behind",
+        "any", "anyhow", "anymore", "anyone", "anything", "anyway", "anywhere", "are", "around", "as", "at",
+        "be", "became", "because", "become", "becomes", "becoming", "been", "before", "beforehand", "behind",
         "being", "below", "beside", "besides", "between", "beyond", "both", "but", "by", "ca", "can",
         "cannot", "could", "day", "days", "did", "do", "does", "doing", "done", "due", "during", "each",
         "eight", "either", "eleven", "else", "elsewhere", "enough", "even", "evening", "ever", "every",
@@ -20,23 +20,24 @@ public enum StopWords {
         "formerly", "forty", "four", "from", "further", "get", "go", "got", "had", "has", "have", "he",
         "hello", "help", "hence", "her", "here", "hereafter", "hereby", "herein", "hereupon", "hers",
         "herself", "hi", "him", "himself", "his", "hour", "hours", "how", "however", "hundred", "i", "if",
-        "in", "indeed", "into", "is", "it", "its", "itself", "just", "latter", "latterly", "least", "less",
-        "like", "looking", "many", "may", "me", "meanwhile", "might", "mine", "minute", "minutes", "more",
-        "moreover", "morning", "most", "mostly", "much", "must", "my", "myself", "namely", "need", "neither",
-        "nevertheless", "next", "night", "nine", "nobody", "noone", "nor", "now", "nowhere", "of", "often",
-        "on", "once", "one", "only", "onto", "or", "other", "others", "otherwise", "our", "ours", "ourselves",
-        "own", "per", "perhaps", "please", "put", "quite", "rather", "re", "really", "regarding", "same",
-        "say", "seem", "seemed", "seeming", "seems", "several", "she", "should", "since", "six", "sixty",
-        "so", "some", "somehow", "someone", "something", "sometime", "sometimes", "somewhere", "still",
+        "in", "indeed", "into", "is", "it", "its", "itself", "just", "keep", "keeping", "keeps", "kind",
+        "lately", "latter", "latterly", "least", "less", "like", "looking", "many", "may", "me", "meanwhile",
+        "might", "mine", "minute", "minutes", "more", "moreover", "morning", "most", "mostly", "much", "must",
+        "my", "myself", "namely", "need", "neither", "nevertheless", "next", "night", "nine", "nobody",
+        "noone", "nor", "normal", "normally", "now", "nowhere", "of", "often", "on", "once", "one", "only",
+        "onto", "or", "other", "others", "otherwise", "our", "ours", "ourselves", "own", "per", "perhaps",
+        "please", "put", "quite", "rather", "re", "really", "recently", "regarding", "same", "say", "seem",
+        "seemed", "seeming", "seems", "several", "she", "should", "since", "six", "sixty", "so", "some",
+        "somehow", "someone", "something", "sometime", "sometimes", "somewhere", "sort", "still", "stop",
         "such", "suddenly", "ten", "than", "that", "the", "their", "them", "themselves", "then", "thence",
         "there", "thereafter", "thereby", "therefore", "therein", "thereupon", "these", "they", "think",
         "third", "this", "those", "though", "three", "through", "throughout", "thru", "thus", "to", "today",
-        "together", "tonight", "too", "toward", "towards", "twelve", "twenty", "two", "under", "unless",
-        "until", "up", "upon", "us", "various", "very", "via", "want", "was", "we", "week", "weeks", "were",
-        "what", "whatever", "when", "whence", "whenever", "where", "whereafter", "whereas", "whereby",
-        "wherein", "whereupon", "wherever", "whether", "which", "while", "whither", "who", "whoever", "whom",
-        "whose", "why", "will", "with", "within", "worried", "would", "yesterday", "yet", "you", "your",
-        "yours", "yourself", "yourselves",
+        "together", "tonight", "too", "toward", "towards", "twelve", "twenty", "two", "type", "under",
+        "unless", "until", "up", "upon", "us", "usual", "usually", "various", "very", "via", "want", "wants",
+        "was", "we", "week", "weeks", "were", "what", "whatever", "when", "whence", "whenever", "where",
+        "whereafter", "whereas", "whereby", "wherein", "whereupon", "wherever", "whether", "which", "while",
+        "whither", "who", "whoever", "whom", "whose", "why", "will", "with", "within", "wont", "worried",
+        "would", "yesterday", "yet", "you", "your", "yours", "yourself", "yourselves",
     ]
 
     /// Polish (387 words).

@@ -71,6 +71,11 @@ public struct TextIndex: Sendable {
     /// match, above a typo.
     public static let formQuality = 0.85
 
+    /// Under ``WordMatching/most`` a document's rank is its relevance times its weighted
+    /// coverage to this power (``TextMatches``): 1 would weigh coverage as much as relevance,
+    /// 0 not at all.
+    public static let coverageExponent = 0.5
+
     /// The weight of each field, as given.
     public let fieldWeights: [Double]
     /// The language the index reads its documents and queries in.

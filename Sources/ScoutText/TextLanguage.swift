@@ -96,6 +96,13 @@ public struct TextQuery: Sendable, Equatable {
                 }
             }
         }
+        // A word twice (or two phrases of one group) counts once.
+        var seen = Set<String>()
+        let once = words.indices.filter { seen.insert(words[$0]).inserted }
+        if once.count < words.count {
+            words = once.map { words[$0] }
+            forms = once.map { forms[$0] }
+        }
         self.words = words
         self.forms = forms
         isStopWord = words.map { language.stopWords.contains($0) }

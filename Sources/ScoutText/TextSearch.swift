@@ -150,7 +150,7 @@ extension TextIndex {
                 var covered = 0.0
                 for r in counted where masks[i] & (1 << UInt64(r)) != 0 { covered += weight[r] }
                 let coverage = total > 0 ? covered / total : 0
-                scores[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: masks[i], rank: sums[i] * coverage)
+                scores[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: masks[i], rank: sums[i] * pow(coverage, TextIndex.coverageExponent))
             }
             return TextMatches(query: query, rule: rule, scores: scores, counted: counted.count)
         }
@@ -455,8 +455,8 @@ public struct TextScore: Sendable, Equatable {
 ///   (not stop words), ranked by relevance (BM25F, summed over the words it matches) times its
 ///   *weighted coverage*: the sum of the inverse document frequencies,
 ///   ln(1 + (N − df + 0.5) / (df + 0.5)), of the words it matches, over their sum for all the
-///   words that count. A document with every word has coverage 1; one with only the commonest
-///   word, little.
+///   words that count, to the power ``TextIndex/coverageExponent`` (0.5). A document with every
+///   word has coverage 1; one with only the commonest word, little.
 public struct TextMatches: Sendable {
     /// The query.
     public let query: TextQuery
