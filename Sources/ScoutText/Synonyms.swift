@@ -64,19 +64,46 @@ public struct SynonymTable: Sendable {
     /// threw up" → "my dog vomiting"), longest phrase first, so a query ranks the documents
     /// that use the canonical word in their own fields; words outside every group stay.
     public func canonical(_ query: String) -> String {
+        canonicalWords(query).map(\.word).joined(separator: " ")
+    }
+
+    /// The words of ``canonical(_:)``, each marked when it comes from a group's first phrase
+    /// put in for a phrase of the query.
+    public func canonicalWords(_ query: String) -> [(word: String, fromGroup: Bool)] {
         let words = TextFolding.words(query)
-        var out: [String] = []
+        var out: [(word: String, fromGroup: Bool)] = []
         var i = 0
         while i < words.count {
             if let best = phrases(at: i, in: words).max(by: { $0.length < $1.length }) {
-                out.append(groups[best.group][0])
+                for w in groups[best.group][0].split(separator: " ") { out.append((String(w), true)) }
                 i += best.length
             } else {
-                out.append(words[i])
+                out.append((words[i], false))
                 i += 1
             }
         }
-        return out.joined(separator: " ")
+        return out
+    }
+
+    /// The first phrase of the one group with a phrase of one word within the index's typo
+    /// distance of `word` (``EditDistance/allowedEdits(forLength:)``; none below 5 letters), the
+    /// closest; `nil` when there is none or two groups are equally close.
+    ///
+    /// - Complexity: O(*p*) bounded edit distances for *p* one-word phrases.
+    public func canonical(nearWord word: String) -> String? {
+        let allowed = EditDistance.allowedEdits(forLength: word.unicodeScalars.count)
+        guard allowed > 0 else { return nil }
+        var best: (edits: Int, group: Int)?
+        var tie = false
+        for (first, list) in byFirstWord {
+            for c in list where c.words.count == 1 {
+                guard let d = EditDistance.within(first, word, maximum: allowed) else { continue }
+                if best == nil || d < best!.edits { best = (d, c.group); tie = false }
+                else if d == best!.edits && c.group != best!.group { tie = true }
+            }
+        }
+        guard let best, !tie else { return nil }
+        return groups[best.group][0]
     }
 
     /// The first phrase of the group that has `word` (folded) as a phrase of one word, or

@@ -49,7 +49,8 @@ public struct TextQuery: Sendable, Equatable {
     public let forms: [[String]]
     /// Whether each word is a stop word of the language.
     public let isStopWord: [Bool]
-    /// Whether the last word may complete a longer term (the text does not end in a space).
+    /// Whether the last word may complete a longer term: the text does not end in a space, and
+    /// the word is not a whole word of a synonym group.
     public let prefixAllowed: Bool
 
     /// The query of `text` in `language`: phrases put in their synonym group's first phrase,
@@ -76,20 +77,25 @@ public struct TextQuery: Sendable, Equatable {
             }
             if changed { source = folded.joined(separator: " ") }
         }
-        let canonical = synonyms.canonical(source)
-        var words = canonical.isEmpty ? [] : canonical.split(separator: " ").map(String.init)
+        let canonical = synonyms.canonicalWords(source)
+        var words = canonical.map(\.word)
+        // Words a synonym put in are never stop words ("off her food" → "wont eat").
+        var fromGroup = canonical.map(\.fromGroup)
         var forms = [[String]](repeating: [], count: words.count)
         if let wordForms = language.forms {
             forms = words.map { wordForms.forms(of: written[$0] ?? $0) }
             // A word outside every synonym group whose base form is in one ("czekoladę" →
-            // "czekolada" → "chocolate") is put in the group's first phrase too.
+            // "czekolada" → "chocolate"), or that no dictionary knows and that is a typo of
+            // one group's word ("vomitting" → "vomiting"), is put in the group's first phrase.
             var i = 0
             while i < words.count {
-                if synonyms.canonical(ofWord: words[i]) == nil,
-                   let phrase = forms[i].lazy.compactMap({ synonyms.canonical(ofWord: $0) }).first {
+                if !fromGroup[i], synonyms.canonical(ofWord: words[i]) == nil,
+                   let phrase = forms[i].lazy.compactMap({ synonyms.canonical(ofWord: $0) }).first
+                    ?? (wordForms.isKnownWord(written[words[i]] ?? words[i]) ? nil : synonyms.canonical(nearWord: words[i])) {
                     let put = phrase.split(separator: " ").map(String.init)
                     words.replaceSubrange(i...i, with: put)
                     forms.replaceSubrange(i...i, with: put.map { wordForms.forms(of: $0) })
+                    fromGroup.replaceSubrange(i...i, with: put.map { _ in true })
                     i += put.count
                 } else {
                     i += 1
@@ -102,11 +108,15 @@ public struct TextQuery: Sendable, Equatable {
         if once.count < words.count {
             words = once.map { words[$0] }
             forms = once.map { forms[$0] }
+            fromGroup = once.map { fromGroup[$0] }
         }
         self.words = words
         self.forms = forms
-        isStopWord = words.map { language.stopWords.contains($0) }
+        isStopWord = words.indices.map { !fromGroup[$0] && language.stopWords.contains(words[$0]) }
+        // The last word completes a longer term only as typed, and not when it is a whole word
+        // of a synonym group ("pies" is a dog, not the start of "dogaduje").
         prefixAllowed = !(text.unicodeScalars.last?.properties.isWhitespace ?? true)
+            && words.last.map { synonyms.canonical(ofWord: $0) == nil } ?? false
     }
 
     /// The words of `text` whose letters are not all ASCII, lower-cased as written, by their
