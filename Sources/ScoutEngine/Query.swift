@@ -58,9 +58,9 @@ public struct SearchQuery: Sendable {
     public var filter: RecordFilter
     /// Free text the records must match (see ``TextIndex``); `nil` for none.
     public var text: String?
-    /// How many of the text's words a record must match: the words that count, else the
-    /// most informative of them (``WordMatching/most``, the default), or every word as typed
-    /// (``WordMatching/all``).
+    /// How many of the text's words a record must match: any of the words that count, those
+    /// with more and rarer of them first (``WordMatching/most``, the default), or every word
+    /// as typed (``WordMatching/all``).
     public var words: WordMatching = .most
     /// The id of the last hit of the previous page: results continue after it in the same order.
     public var after: String?
@@ -161,8 +161,8 @@ public struct SearchResult: Sendable {
     /// How a spatial query found its matches (`nil` for listings).
     public var plan: PlanReport? = nil
     /// The query's words (folded, after synonyms) that no hit of this page matched, in query
-    /// order (``WordMatching/most``: the stop words, and the words left out when no record
-    /// had them all); empty without text and under ``WordMatching/all``.
+    /// order, each once (``WordMatching/most``: the stop words, and the words none of the
+    /// page's records has); empty without text and under ``WordMatching/all``.
     public var droppedWords: [String] = []
     /// A remark on the text for the caller, such as a query of stop words only; `nil` for none.
     public var note: String? = nil
@@ -191,7 +191,7 @@ struct TextScores {
             result.note = "the text has only stop words (\(matches.query.words.joined(separator: ", "))): nothing to match"
             return
         }
-        let matched = Set(result.hits.flatMap(\.matchedWords))
-        result.droppedWords = matches.query.words.filter { !matched.contains($0) }
+        var seen = Set(result.hits.flatMap(\.matchedWords))
+        result.droppedWords = matches.query.words.filter { seen.insert($0).inserted }
     }
 }

@@ -102,14 +102,6 @@ public struct TextQuery: Sendable, Equatable {
                 }
             }
         }
-        // A word twice (or two phrases of one group) counts once.
-        var seen = Set<String>()
-        let once = words.indices.filter { seen.insert(words[$0]).inserted }
-        if once.count < words.count {
-            words = once.map { words[$0] }
-            forms = once.map { forms[$0] }
-            fromGroup = once.map { fromGroup[$0] }
-        }
         self.words = words
         self.forms = forms
         isStopWord = words.indices.map { !fromGroup[$0] && language.stopWords.contains(words[$0]) }

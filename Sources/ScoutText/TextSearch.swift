@@ -128,8 +128,10 @@ extension TextIndex {
             }
             return TextMatches(query: query, rule: rule, scores: scores, counted: query.words.count)
         case .most:
-            // The words that count: not stop words, at most 64 (a mask's bits).
-            let counted = Array(query.words.indices.filter { !query.isStopWord[$0] }.prefix(64))
+            // The words that count: not stop words, each once (a word twice, or two phrases
+            // of one synonym group, counts once), at most 64 (a mask's bits).
+            var seen = Set<String>()
+            let counted = Array(query.words.indices.filter { !query.isStopWord[$0] && seen.insert(query.words[$0]).inserted }.prefix(64))
             guard !counted.isEmpty, let plan = plan(query, allowingUnmatched: true) else {
                 return TextMatches(query: query, rule: rule, scores: [:], counted: counted.count)
             }

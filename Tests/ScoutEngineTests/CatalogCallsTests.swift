@@ -497,7 +497,10 @@ struct RandomFilter {
             let words = S.fold(source).split(separator: " ").filter { $0.count > 3 }.map(String.init)
             guard !words.isEmpty else { continue }
             let text = Array(words.shuffled(using: &rng).prefix(rng.int(1...2))).joined(separator: " ")
-            let whole = try S.engine.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 100_000, text: text))
+            // Every word (strict): the words are the record's own, so it must be among the matches.
+            var query = SearchQuery(kind: RecordKind(kind), area: nil, limit: 100_000, text: text)
+            query.words = .all
+            let whole = try S.engine.search(query)
             log.check(whole.hits.contains { $0.id == S.id(r) }, "\(kind) \"\(text)\" misses \(S.id(r)), whose text has the words")
             let names = Dictionary(uniqueKeysWithValues: S.raw(kind).map { (S.id($0), S.fold(S.name($0, kind: kind))) })
             for (a, b) in zip(whole.hits, whole.hits.dropFirst()) {
@@ -508,7 +511,9 @@ struct RandomFilter {
             let limit = max(1, whole.total / rng.int(2...5))
             var paged: [String] = [], after: String?
             repeat {
-                let page = try S.engine.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: limit, text: text, after: after))
+                var next = SearchQuery(kind: RecordKind(kind), area: nil, limit: limit, text: text, after: after)
+                next.words = .all
+                let page = try S.engine.search(next)
                 log.check(page.total == whole.total, "\(kind) \"\(text)\": page total")
                 paged += page.hits.map(\.id)
                 after = page.nextAfter

@@ -78,6 +78,64 @@ struct BruteForceSearch {
     }
 }
 
+extension BruteForceSearch {
+    /// The documented ``WordMatching/most`` rule, from scratch: the words that count are the
+    /// query's words that are not stop words, each once; every document matching at least
+    /// one of them, scored by the sum of its best values for the words it matches, ranked by
+    /// that sum times the square root of its IDF-weighted coverage (df: the documents that
+    /// match the word). Ranks and the matched words by id.
+    func searchMost(_ query: String, stopWords: Set<String>) -> [Int32: (relevance: Double, rank: Double, matched: Set<String>)] {
+        let words = TextFolding.words(query)
+        let prefixOK = !(query.unicodeScalars.last?.properties.isWhitespace ?? true)
+        var counted: [Int] = []
+        for (i, w) in words.enumerated() where !stopWords.contains(w) && !counted.contains(where: { words[$0] == w }) { counted.append(i) }
+        guard !counted.isEmpty else { return [:] }
+        var out: [Int32: (relevance: Double, rank: Double, matched: Set<String>)] = [:]
+        var best: [[Int: Double]] = []
+        for (d, doc) in fields.enumerated() {
+            _ = d
+            let terms = Set(doc.joined())
+            var values: [Int: Double] = [:]
+            for r in counted {
+                for t in terms {
+                    guard let q = Self.quality(words[r], t, prefixAllowed: prefixOK && r == words.count - 1) else { continue }
+                    values[r] = max(values[r] ?? -1, bm25f(t, doc) * q)
+                }
+            }
+            best.append(values)
+        }
+        let n = Double(ids.count)
+        var weight: [Int: Double] = [:]
+        for r in counted {
+            let df = Double(best.filter { $0[r] != nil }.count)
+            weight[r] = log(1 + (n - df + 0.5) / (df + 0.5))
+        }
+        let total = counted.reduce(0.0) { $0 + weight[$1]! }
+        for (d, values) in best.enumerated() where !values.isEmpty {
+            let sum = counted.compactMap { values[$0] }.reduce(0, +)
+            let coverage = values.keys.reduce(0.0) { $0 + weight[$1]! } / total
+            out[ids[d]] = (sum, sum * coverage.squareRoot(), Set(values.keys.map { words[$0] }))
+        }
+        return out
+    }
+
+    /// BM25F of term `t` in a document (fields of folded words), from scratch.
+    func bm25f(_ t: String, _ doc: [[String]]) -> Double {
+        let n = Double(ids.count)
+        var df = 0
+        for d in fields where d.contains(where: { $0.contains(t) }) { df += 1 }
+        var avg = [Double](repeating: 0, count: weights.count)
+        for d in fields { for f in weights.indices { avg[f] += Double(d[f].count) / n } }
+        var tf = 0.0
+        for f in weights.indices {
+            let c = doc[f].filter { Array($0.unicodeScalars) == Array(t.unicodeScalars) }.count
+            if c > 0 { tf += weights[f] * Double(c) / (1 - 0.75 + 0.75 * Double(doc[f].count) / avg[f]) }
+        }
+        let idf = log(1 + (n - Double(df) + 0.5) / (Double(df) + 0.5))
+        return tf == 0 ? 0 : idf * 2.2 * tf / (1.2 + tf)
+    }
+}
+
 func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1, abs(a), abs(b)) }
 
 // MARK: - Hand-written corpus
@@ -370,6 +428,55 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
                 for m in results.prefix(3) {
                     log.check(index.explain(query, id: m.id)?.score == m.score, "\(query.debugDescription): explanation of \(m.id) disagrees")
                 }
+            }
+            #expect(log.isEmpty, "seed \(seed):\n\(log.summary)")
+        }
+    }
+
+    /// ``WordMatching/most`` against its brute-force reading, with some corpus words as stop
+    /// words: the same documents, relevances, ranks and matched words.
+    @Test func mostWordsMatchesTheBruteForceOracle() async {
+        await propertyCheck(count: TestScale.count(short: 60, full: 200), input: Gen.int(in: 0...Int(Int32.max))) { seed in
+            var rng = SplitMix64(seed: Int(seed))
+            let fieldCount = rng.int(1...3)
+            let weights = (0..<fieldCount).map { _ in rng.pick([0, 0.5, 1, 2, 3]) }
+            var ids = Array(Int32(-20)...Int32(40))
+            ids.shuffle(using: &rng)
+            let docs: [(id: Int32, fields: [String])] = (0..<rng.int(0...25)).map { i in
+                let fields = (0..<rng.int(0...fieldCount)).map { _ in
+                    (0..<rng.int(0...6)).map { _ in Self.word(&rng) }.joined(separator: rng.pick([" ", ", ", "-", " '"]))
+                }
+                return (ids[i], fields)
+            }
+            let oracle = BruteForceSearch(fieldWeights: weights, documents: docs)
+            let corpusWords = oracle.fields.flatMap { $0.flatMap { $0 } }
+            let stop = Set(corpusWords.isEmpty ? [] : (0..<rng.int(0...3)).map { _ in rng.pick(corpusWords) })
+            let language = TextLanguage(stopWords: stop, forms: nil)
+            let index = TextIndex(fieldWeights: weights, documents: docs, language: language)
+            var log = FailureLog()
+            for _ in 0..<12 {
+                let query = (0..<rng.int(1...5)).map { _ -> String in
+                    guard !corpusWords.isEmpty else { return Self.word(&rng) }
+                    let w = rng.pick(corpusWords)
+                    switch rng.int(0...3) {
+                    case 0: return w
+                    case 1: return Self.mutate(w, &rng)
+                    case 2: return rng.pick(Array(stop) + [w])
+                    default: return Self.word(&rng)
+                    }
+                }.joined(separator: " ") + rng.pick(["", "", " ", "."])
+                let expected = oracle.searchMost(query, stopWords: stop)
+                let m = index.matches(TextQuery(query, language: language), words: .most)
+                log.check(Set(m.scores.keys) == Set(expected.keys),
+                          "\(query.debugDescription): ids \(m.scores.keys.sorted()) expected \(expected.keys.sorted())")
+                for (id, e) in expected {
+                    guard let g = m.scores[id] else { continue }
+                    log.check(nearlyEqual(g.relevance, e.relevance) && nearlyEqual(g.rank, e.rank),
+                              "\(query.debugDescription): id \(id) scored \(g.relevance)/\(g.rank), expected \(e.relevance)/\(e.rank)")
+                    log.check(Set(m.words(matchedBy: g)) == e.matched, "\(query.debugDescription): id \(id) matched \(m.words(matchedBy: g))")
+                }
+                let words = TextFolding.words(query)
+                log.check(m.hasOnlyStopWords == (!words.isEmpty && words.allSatisfy(stop.contains)), "\(query.debugDescription): only stop words")
             }
             #expect(log.isEmpty, "seed \(seed):\n\(log.summary)")
         }
