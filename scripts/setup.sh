@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs what Scout needs on Debian 12 (idempotent): GEOS and PROJ from apt, PostgreSQL 15 +
+# Installs what Scout needs on Debian 12 (idempotent): GEOS and PROJ from apt, Snowball's stemmer
+# and Hunspell with its Polish and British English dictionaries (text search), PostgreSQL 15 +
 # PostGIS 3 for the source test (scripts/source_test.py starts its own private cluster; Debian's
 # default cluster is never used), and the PyPI packages the data scripts use. Safe to run
 # again: it installs only what is missing.
 set -euo pipefail
 need=()
-for pkg in libgeos-dev libproj-dev proj-data pkg-config postgresql-15 postgresql-15-postgis-3; do
+for pkg in libgeos-dev libproj-dev proj-data pkg-config postgresql-15 postgresql-15-postgis-3 \
+           libstemmer-dev libhunspell-dev hunspell-pl hunspell-en-gb; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -34,5 +36,5 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null \
     || { $SUDO apt-get update -qq; DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }
 fi
-pkg-config --exists geos proj || { echo "setup: pkg-config cannot find geos and proj" >&2; exit 1; }
+pkg-config --exists geos proj hunspell || { echo "setup: pkg-config cannot find geos, proj and hunspell" >&2; exit 1; }
 echo "setup: GEOS $(pkg-config --modversion geos), PROJ $(pkg-config --modversion proj)" >&2

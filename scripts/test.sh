@@ -35,6 +35,10 @@ if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout
 fi
 grep "^spark_test" .build/spark-test.log
 step "Spark test"
+# Search relevance on a fifth of the labelled queries (Benchmarks/search-quality; the whole set:
+# python3 Benchmarks/search-quality/evaluate.py, figures in docs/data-model.md).
+python3 Benchmarks/search-quality/evaluate.py --scout "$(swift build --show-bin-path)/scout" --sample 40 --min-top3 0.85 --min-mrr 0.8 | sed -n 2p
+step "search quality"
 # Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (6 kills here; full run: --kills 100).
 python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 6 | tail -n 1
 step "crash test"

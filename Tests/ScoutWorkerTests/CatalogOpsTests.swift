@@ -251,4 +251,35 @@ extension JSONValue {
         guard let a = array, a.indices.contains(i) else { return nil }
         return a[i]
     }
+
+}
+
+extension CatalogOpsTests {
+    /// `"words"` on the wire: most (the default) and all, the matched words of each hit, the
+    /// dropped words and the note, and the errors of a bad value or a value without text.
+    @Test func textWordsOnTheWire() throws {
+        let sentence = "my dog wolfed a whole bar of dark chocolate"
+        let answers = try Self.serve([
+            #"{"op":"search","kind":"article","text":"\#(sentence)","limit":3,"fields":false}"#,
+            #"{"op":"search","kind":"article","text":"\#(sentence)","words":"all","fields":false}"#,
+            #"{"op":"search","kind":"article","text":"the and of","fields":false}"#,
+            #"{"op":"search","kind":"article","text":"dog","words":"moste"}"#,
+            #"{"op":"search","kind":"article","words":"all"}"#,
+            #"{"op":"nearest","kind":"animal","from":{"lat":52.2,"lon":21.0},"k":2,"text":"małe psy","fields":false}"#,
+        ])
+        let most = answers[0].json["result"]!
+        let hits = most["results"]!.array!
+        #expect(hits.contains { $0["id"]?.string == "article-ate-chocolate" }, "\(answers[0].text)")
+        for h in hits { #expect(h["matched_words"]?.array?.isEmpty == false, "\(answers[0].text)") }
+        #expect(most["dropped_words"]?.array?.compactMap(\.string).contains("my") == true)
+        #expect(answers[1].json["result"]?["total"]?.double == 0, "strict AND: \(answers[1].text)")
+        #expect(answers[2].json["result"]?["total"]?.double == 0)
+        #expect(answers[2].json["result"]?["note"]?.string?.contains("only stop words") == true, "\(answers[2].text)")
+        let bad = Self.error(answers[3].json)
+        #expect(bad.code == "invalid_request" && bad.path == "words" && bad.message.contains("did you mean \"most\""), "\(answers[3].text)")
+        let alone = Self.error(answers[4].json)
+        #expect(alone.path == "words" && alone.message.contains("text"), "\(answers[4].text)")
+        let near = answers[5].json["result"]!["results"]!.array!
+        #expect(near.count == 2 && near.allSatisfy { $0["matched_words"]?.array?.isEmpty == false }, "\(answers[5].text)")
+    }
 }
