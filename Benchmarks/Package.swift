@@ -71,5 +71,17 @@ let package = Package(
             path: "Benchmarks/CatalogBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Sentence queries of the labelled set (Benchmarks/search-quality) over the sample
+        // articles and 10,000 animals, most words against strict AND, and the text index's build
+        // with base forms against without, in the same run.
+        .executableTarget(
+            name: "TextBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScoutInternals", package: "Scout"),
+            ],
+            path: "Benchmarks/TextBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )

@@ -323,7 +323,7 @@ def find_scout(given):
                      "build it (swift build) or pass --scout PATH")
 
 
-def run_rank(scout, data, record_files, queries):
+def run_rank(scout, data, record_files, queries, words=None):
     """Answers of one `scout rank` run, by query id: the result object or the error object."""
     with tempfile.TemporaryDirectory(prefix="scout-search-quality-") as tmp:
         requests, answers = Path(tmp) / "requests.jsonl", Path(tmp) / "answers.jsonl"
@@ -331,6 +331,8 @@ def run_rank(scout, data, record_files, queries):
             for q in queries:
                 request = {"id": q["id"], "op": "search", "kind": q["kind"], "text": q["text"],
                            "limit": TOP, "fields": False}
+                if words:
+                    request["words"] = words
                 if "near" in q:
                     request["near"] = q["near"]
                     request["radius_m"] = q["radius_m"]
@@ -398,6 +400,8 @@ def main(argv=None):
     parser.add_argument("--sample", type=int, metavar="N", help="use N queries, every k-th of the file")
     parser.add_argument("--min-top3", type=float, metavar="X", help="exit 1 when overall top-3 is below X")
     parser.add_argument("--min-mrr", type=float, metavar="Y", help="exit 1 when overall MRR is below Y")
+    parser.add_argument("--words", choices=["most", "all"],
+                        help="send this \"words\" rule with every query (default: none, the engine's default)")
     parser.add_argument("--json", action="store_true", help="print a JSON summary instead of the table")
     parser.add_argument("--show-misses", action="store_true",
                         help="print each query whose first relevant hit is not in the top 3, with its top 3 ids")
@@ -437,7 +441,7 @@ def main(argv=None):
 
     queries = sample(queries, args.sample)
     scout = find_scout(args.scout)
-    answers = run_rank(scout, data, record_files, queries)
+    answers = run_rank(scout, data, record_files, queries, args.words)
 
     rows = []
     for q in queries:
