@@ -9,6 +9,7 @@ extension Sequence {
     /// Ranked pages (text matches, listings) keep a page of `k` out of many matches this way.
     ///
     /// - Complexity: O(n log k) comparisons for n elements, O(k) memory.
+    @inlinable
     public func smallest(_ k: Int, by areInIncreasingOrder: (Element, Element) -> Bool) -> [Element] {
         guard k > 0 else { return [] }
         var heap: [Element] = []

@@ -42,8 +42,10 @@ extension Engine {
         struct Keyed { let primary: Double, score: TextScore, textID: Int32 }
         var keyed: [Keyed] = []
         let needsRecord = !q.filter.isEmpty || sort == .rating
-        func collect(_ scores: [Int32: TextScore]) {
-            for (t, score) in scores {
+        func collect(_ scores: TextScoreTable) {
+            keyed.reserveCapacity(scores.count)
+            for i in 0..<scores.count {
+                let t = scores.ids[i], score = scores.score(at: i)
                 let payload = needsRecord ? record(t).payload : nil
                 if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { continue }
                 let primary: Double
@@ -65,8 +67,17 @@ extension Engine {
                                 ids: { (record(a.textID).id, record(b.textID).id) })
         }
         let total = keyed.count
+        // A first page by relevance: only the matches whose key is among the first `limit`
+        // keys (ties included) can be on it, so the rest are dropped before the ordering
+        // that reads names and ids.
+        if sort == .relevance && q.after == nil && keyed.count > 4 * q.limit {
+            let cut = keyed.lazy.map(\.primary).smallest(q.limit, by: <).last!
+            keyed.removeAll { $0.primary > cut }
+        }
+        // (After the cut, more follow when the whole answer is longer than a page.)
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: { record($0.textID).id }, by: before)
-        let scores = TextScores(scores: [:], matches: matches)
+            || (q.after == nil && total > q.limit)
+        let scores = TextScores(scores: .empty, matches: matches)
         let hits = keyed.map { k in
             let r = record(k.textID)
             var h = hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: nil)

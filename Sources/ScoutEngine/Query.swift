@@ -172,7 +172,7 @@ public struct SearchResult: Sendable {
 /// record without a place), with the matches they came from.
 struct TextScores {
     /// The records kept and their scores.
-    let scores: [Int32: TextScore]
+    let scores: TextScoreTable
     /// What the text matched (for the words a hit matched).
     let matches: TextMatches
 

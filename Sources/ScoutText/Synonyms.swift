@@ -16,6 +16,9 @@ public struct SynonymTable: Sendable {
     public let groups: [[String]]
     /// Phrases by their first folded word: (the phrase's words, its group).
     private let byFirstWord: [String: [(words: [String], group: Int)]]
+    /// The phrases of one word, sorted, as a vocabulary (for typos of them), and each one's group.
+    private let oneWord: Vocabulary
+    private let oneWordGroups: [Int]
 
     /// Builds a table from groups of phrases (folded on the way in; empty phrases dropped).
     public init(groups: [[String]]) {
@@ -32,6 +35,19 @@ public struct SynonymTable: Sendable {
         }
         self.groups = folded
         byFirstWord = index
+        let single = index.flatMap { first, list in list.filter { $0.words.count == 1 }.map { (first, $0.group) } }
+            .sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) { $0.value < $1.value } }
+        var scalars: [UInt32] = [], starts: [Int32] = [0]
+        var owners: [Int] = []
+        var previous: String?
+        for (word, group) in single where word != previous {
+            previous = word
+            scalars += word.unicodeScalars.map(\.value)
+            starts.append(Int32(scalars.count))
+            owners.append(group)
+        }
+        oneWord = Vocabulary(sortedScalars: scalars, starts: starts)
+        oneWordGroups = owners
     }
 
     /// No synonyms.
@@ -89,17 +105,18 @@ public struct SynonymTable: Sendable {
     /// distance of `word` (``EditDistance/allowedEdits(forLength:)``; none below 5 letters), the
     /// closest; `nil` when there is none or two groups are equally close.
     ///
-    /// - Complexity: O(*p*) bounded edit distances for *p* one-word phrases.
+    /// - Complexity: a pruned walk of the trie of the one-word phrases.
     public func canonical(nearWord word: String) -> String? {
-        let allowed = EditDistance.allowedEdits(forLength: word.unicodeScalars.count)
+        let w = word.unicodeScalars.map(\.value)
+        let allowed = EditDistance.allowedEdits(forLength: w.count)
         guard allowed > 0 else { return nil }
         var best: (edits: Int, group: Int)?
         var tie = false
-        for (first, list) in byFirstWord {
-            for c in list where c.words.count == 1 {
-                guard let d = EditDistance.within(first, word, maximum: allowed) else { continue }
-                if best == nil || d < best!.edits { best = (d, c.group); tie = false }
-                else if d == best!.edits && c.group != best!.group { tie = true }
+        w.withUnsafeBufferPointer { wp in
+            oneWord.trie.forEachTerm(within: allowed, of: wp) { t, d in
+                let g = oneWordGroups[t]
+                if best == nil || d < best!.edits { best = (d, g); tie = false }
+                else if d == best!.edits && g != best!.group { tie = true }
             }
         }
         guard let best, !tie else { return nil }

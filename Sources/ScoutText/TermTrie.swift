@@ -94,6 +94,11 @@ struct TermTrie: Sendable {
                             var i = 0
                             while i < sc.count {
                                 let d = Int(dp[i]), c = sc[i]
+                                // Base-form terms (``Tokenizer/formMarker`` first) are never typos of a word.
+                                if d == 1 && c == Tokenizer.formMarker {
+                                    i = Int(se[i])
+                                    continue
+                                }
                                 path[d] = Int32(bitPattern: c)
                                 let c2: UInt32 = d > 1 ? UInt32(bitPattern: path[d - 1]) : UInt32.max
                                 let row = rows + d * width, up = row - width

@@ -84,6 +84,8 @@ public struct TextIndex: Sendable {
     let firstWordTerm: Int
     /// Document index → caller's id.
     let ids: [Int32]
+    /// Caller's id → document index.
+    let lookup: DocumentLookup
     /// Sorted distinct terms.
     let vocabulary: Vocabulary
     /// `postingStarts[t] ..< postingStarts[t + 1]` are the postings of term `t`.
@@ -127,6 +129,7 @@ public struct TextIndex: Sendable {
         self.language = language
         self.firstWordTerm = built.formTermCount
         self.ids = built.ids
+        self.lookup = DocumentLookup(ids: built.ids)
         self.vocabulary = built.vocabulary
         self.postingStarts = built.postingStarts
         self.postingDocs = built.postingDocs

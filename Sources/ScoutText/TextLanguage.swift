@@ -129,6 +129,8 @@ public struct TextQuery: Sendable, Equatable {
         for u in text.unicodeScalars {
             switch u.value {
             case 0x27, 0x2018, 0x2019, 0x02BC: continue  // apostrophes: the word goes on
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: word.append(u); continue
+            case 0..<0x80: close(); continue
             default: break
             }
             let p = u.properties

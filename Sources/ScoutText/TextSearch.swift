@@ -117,23 +117,21 @@ extension TextIndex {
     /// - Complexity: O(*C* + *P*) as ``search(_:limit:)``, plus O(*M*) for the *M* documents
     ///   matching some word (``WordMatching/most``).
     public func matches(_ query: TextQuery, words rule: WordMatching) -> TextMatches {
-        var scores: [Int32: TextScore] = [:]
         switch rule {
         case .all:
-            if let plan = plan(query) {
-                let (docs, sums) = evaluate(plan)
-                let all: UInt64 = query.words.count >= 64 ? .max : (1 << UInt64(query.words.count)) - 1
-                scores.reserveCapacity(docs.count)
-                for i in docs.indices { scores[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: all, rank: sums[i]) }
-            }
-            return TextMatches(query: query, rule: rule, scores: scores, counted: query.words.count)
+            guard let plan = plan(query) else { return TextMatches(query: query, rule: rule, scores: .empty, counted: query.words.count) }
+            let (docs, sums) = evaluate(plan)
+            let all: UInt64 = query.words.count >= 64 ? .max : (1 << UInt64(query.words.count)) - 1
+            let table = TextScoreTable(lookup: lookup, documentCount: documentCount, docs: docs, ids: docs.map { ids[Int($0)] },
+                                       relevance: sums, ranks: sums, masks: [UInt64](repeating: all, count: docs.count))
+            return TextMatches(query: query, rule: rule, scores: table, counted: query.words.count)
         case .most:
             // The words that count: not stop words, each once (a word twice, or two phrases
             // of one synonym group, counts once), at most 64 (a mask's bits).
             var seen = Set<String>()
             let counted = Array(query.words.indices.filter { !query.isStopWord[$0] && seen.insert(query.words[$0]).inserted }.prefix(64))
             guard !counted.isEmpty, let plan = plan(query, allowingUnmatched: true) else {
-                return TextMatches(query: query, rule: rule, scores: [:], counted: counted.count)
+                return TextMatches(query: query, rule: rule, scores: .empty, counted: counted.count)
             }
             let (docs, masks, sums) = evaluateEach(plan, words: counted)
             // Each counted word's weight: its inverse document frequency.
@@ -147,14 +145,28 @@ extension TextIndex {
                 weight[r] = log1p((n - df + 0.5) / (df + 0.5))
                 total += weight[r]
             }
-            scores.reserveCapacity(docs.count)
+            // A document's factor depends on its mask alone: worked out once per mask (a
+            // query has few), the masks seen kept in a short list.
+            var seenMasks: [UInt64] = [], seenFactors: [Double] = []
+            var ranks = [Double](repeating: 0, count: docs.count)
             for i in docs.indices {
-                var covered = 0.0
-                for r in counted where masks[i] & (1 << UInt64(r)) != 0 { covered += weight[r] }
-                let coverage = total > 0 ? covered / total : 0
-                scores[ids[Int(docs[i])]] = TextScore(relevance: sums[i], matched: masks[i], rank: sums[i] * pow(coverage, TextIndex.coverageExponent))
+                let m = masks[i]
+                var factor = -1.0
+                for (j, known) in seenMasks.enumerated() where known == m { factor = seenFactors[j]; break }
+                if factor < 0 {
+                    var covered = 0.0
+                    for r in counted where m & (1 << UInt64(r)) != 0 { covered += weight[r] }
+                    factor = total > 0 ? (covered / total).squareRoot() : 0
+                    if seenMasks.count < 64 {
+                        seenMasks.append(m)
+                        seenFactors.append(factor)
+                    }
+                }
+                ranks[i] = sums[i] * factor
             }
-            return TextMatches(query: query, rule: rule, scores: scores, counted: counted.count)
+            let table = TextScoreTable(lookup: lookup, documentCount: documentCount, docs: docs, ids: docs.map { ids[Int($0)] },
+                                       relevance: sums, ranks: ranks, masks: masks)
+            return TextMatches(query: query, rule: rule, scores: table, counted: counted.count)
         }
     }
 
@@ -258,7 +270,7 @@ extension TextIndex {
                     fuzzy.removeAll(keepingCapacity: true)
                     let k = EditDistance.allowedEdits(forLength: n)
                     if k > 0 {
-                        vocabulary.trie.forEachTerm(within: k, of: w) { t, e in if t >= firstWordTerm { fuzzy.append((t, e)) } }
+                        vocabulary.trie.forEachTerm(within: k, of: w) { fuzzy.append(($0, $1)) }
                     }
                     // Merge the two ascending lists, keeping each term's best quality.
                     var i = base.lowerBound, j = 0
@@ -380,46 +392,49 @@ extension TextIndex {
     /// each matches (bit *r* for word *r*) and the sum of its best values for them, added
     /// in query-word order.
     func evaluateEach(_ plan: Plan, words: [Int]) -> (docs: [Int32], masks: [UInt64], sums: [Double]) {
-        var stamp = [Int32](repeating: -1, count: documentCount)
-        var slot = [Int32](repeating: -1, count: documentCount)
-        var best = [Double](repeating: 0, count: documentCount)
-        var docs: [Int32] = [], masks: [UInt64] = [], sums: [Double] = []
-        var touched: [Int32] = []
+        let n = documentCount
+        var stamp = [Int32](repeating: -1, count: n)
+        var best = [Double](repeating: 0, count: n)
+        var maskOf = [UInt64](repeating: 0, count: n)
+        var sumOf = [Double](repeating: 0, count: n)
+        var docs: [Int32] = []
+        var touched = [Int32](repeating: 0, count: n)
         postingStarts.withUnsafeBufferPointer { ps in
             postingDocs.withUnsafeBufferPointer { pd in
                 postingValues.withUnsafeBufferPointer { pv in
                     stamp.withUnsafeMutableBufferPointer { st in
                         best.withUnsafeMutableBufferPointer { be in
-                            for r in words {
-                                let cur = Int32(r)
-                                touched.removeAll(keepingCapacity: true)
-                                for c in plan.candidateRange(r) {
-                                    let cand = plan.candidates[c]
-                                    let t = Int(cand.term), q = cand.quality
-                                    for p in Int(ps[t])..<Int(ps[t + 1]) {
-                                        let d = Int(pd[p])
-                                        let v = Double(pv[p]) * q
-                                        if st[d] != cur {
-                                            st[d] = cur
-                                            be[d] = v
-                                            touched.append(Int32(d))
-                                        } else if v > be[d] {
-                                            be[d] = v
+                            maskOf.withUnsafeMutableBufferPointer { mo in
+                                sumOf.withUnsafeMutableBufferPointer { so in
+                                    touched.withUnsafeMutableBufferPointer { tb in
+                                        for r in words {
+                                            let cur = Int32(r)
+                                            var count = 0
+                                            for c in plan.candidateRange(r) {
+                                                let cand = plan.candidates[c]
+                                                let t = Int(cand.term), q = cand.quality
+                                                for p in Int(ps[t])..<Int(ps[t + 1]) {
+                                                    let d = Int(pd[p])
+                                                    let v = Double(pv[p]) * q
+                                                    if st[d] != cur {
+                                                        st[d] = cur
+                                                        be[d] = v
+                                                        tb[count] = Int32(d)
+                                                        count += 1
+                                                    } else if v > be[d] {
+                                                        be[d] = v
+                                                    }
+                                                }
+                                            }
+                                            let bit: UInt64 = 1 << UInt64(r)
+                                            for i in 0..<count {
+                                                let d = Int(tb[i])
+                                                if mo[d] == 0 { docs.append(Int32(d)) }
+                                                mo[d] |= bit
+                                                so[d] += be[d]
+                                            }
                                         }
                                     }
-                                }
-                                let bit: UInt64 = 1 << UInt64(r)
-                                for d in touched {
-                                    var s = Int(slot[Int(d)])
-                                    if s < 0 {
-                                        s = docs.count
-                                        slot[Int(d)] = Int32(s)
-                                        docs.append(d)
-                                        masks.append(0)
-                                        sums.append(0)
-                                    }
-                                    masks[s] |= bit
-                                    sums[s] += be[Int(d)]
                                 }
                             }
                         }
@@ -427,7 +442,7 @@ extension TextIndex {
                 }
             }
         }
-        return (docs, masks, sums)
+        return (docs, docs.map { maskOf[Int($0)] }, docs.map { sumOf[Int($0)] })
     }
 }
 
@@ -457,15 +472,15 @@ public struct TextScore: Sendable, Equatable {
 ///   (not stop words), ranked by relevance (BM25F, summed over the words it matches) times its
 ///   *weighted coverage*: the sum of the inverse document frequencies,
 ///   ln(1 + (N − df + 0.5) / (df + 0.5)), of the words it matches, over their sum for all the
-///   words that count, to the power ``TextIndex/coverageExponent`` (0.5). A document with every
-///   word has coverage 1; one with only the commonest word, little.
+///   words that count, to the power ``TextIndex/coverageExponent`` (0.5, a square root). A
+///   document with every word has coverage 1; one with only the commonest word, little.
 public struct TextMatches: Sendable {
     /// The query.
     public let query: TextQuery
     /// The rule.
     public let rule: WordMatching
     /// The matching documents' scores, by id.
-    public let scores: [Int32: TextScore]
+    public let scores: TextScoreTable
     /// How many of the query's words count (``WordMatching/most``: not stop words, at most 64).
     let counted: Int
 
@@ -476,5 +491,95 @@ public struct TextMatches: Sendable {
     /// The query words a score's document matched, in query order.
     public func words(matchedBy score: TextScore) -> [String] {
         query.words.indices.filter { $0 < 64 && score.matched & (1 << UInt64($0)) != 0 }.map { query.words[$0] }
+    }
+}
+
+/// The scores of the documents a query matched, by id: flat arrays of the matches, and each
+/// document's place among them (a lookup of a document the index resolves without hashing).
+public struct TextScoreTable: Sendable {
+    let lookup: DocumentLookup
+    /// Document index → place among the matches, or −1 (many matches); else empty and
+    /// ``sparseSlots`` holds the places (few matches, no table the size of the index).
+    let slots: [Int32]
+    let sparseSlots: [Int32: Int32]
+    /// The matches' ids, in the order found.
+    public let ids: [Int32]
+    let relevance: [Double]
+    let ranks: [Double]
+    let masks: [UInt64]
+
+    /// No matches.
+    public static let empty = TextScoreTable(lookup: DocumentLookup(ids: []), documentCount: 0, docs: [], ids: [], relevance: [],
+                                             ranks: [], masks: [])
+
+    init(lookup: DocumentLookup, documentCount: Int, docs: [Int32], ids: [Int32], relevance: [Double], ranks: [Double], masks: [UInt64]) {
+        if docs.count * 16 >= documentCount {
+            var slots = [Int32](repeating: -1, count: docs.isEmpty ? 0 : documentCount)
+            for (i, d) in docs.enumerated() { slots[Int(d)] = Int32(i) }
+            self.slots = slots
+            sparseSlots = [:]
+        } else {
+            slots = []
+            sparseSlots = Dictionary(uniqueKeysWithValues: docs.enumerated().map { ($1, Int32($0)) })
+        }
+        self.lookup = lookup
+        self.ids = ids
+        self.relevance = relevance
+        self.ranks = ranks
+        self.masks = masks
+    }
+
+    /// The number of matches.
+    public var count: Int { ids.count }
+    /// True when nothing matched.
+    public var isEmpty: Bool { ids.isEmpty }
+
+    /// The score of the `i`-th match (the document ``ids``[i]).
+    public func score(at i: Int) -> TextScore { TextScore(relevance: relevance[i], matched: masks[i], rank: ranks[i]) }
+
+    /// The score of document `id`, or `nil` when it did not match.
+    @inline(__always)
+    public subscript(id: Int32) -> TextScore? {
+        guard !ids.isEmpty, let d = lookup.document(id) else { return nil }
+        if slots.isEmpty {
+            guard let s = sparseSlots[d] else { return nil }
+            return score(at: Int(s))
+        }
+        let s = Int(slots[Int(d)])
+        return s < 0 ? nil : score(at: s)
+    }
+}
+
+/// Document ids → document indices of an index: a flat table over the ids' range when they
+/// are dense (the engine's entry numbers), else a hash table.
+struct DocumentLookup: Sendable {
+    let minID: Int32
+    let dense: [Int32]
+    let sparse: [Int32: Int32]
+
+    init(ids: [Int32]) {
+        let lo = ids.min() ?? 0, hi = ids.max() ?? -1
+        let span = Int(hi) - Int(lo) + 1
+        minID = lo
+        if span <= 4 * ids.count + 1024 {
+            var dense = [Int32](repeating: -1, count: max(0, span))
+            for (d, id) in ids.enumerated() { dense[Int(id) - Int(lo)] = Int32(d) }
+            self.dense = dense
+            sparse = [:]
+        } else {
+            dense = []
+            sparse = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, Int32($0)) })
+        }
+    }
+
+    @inline(__always)
+    func document(_ id: Int32) -> Int32? {
+        if !dense.isEmpty {
+            let k = Int(id) - Int(minID)
+            guard k >= 0 && k < dense.count else { return nil }
+            let d = dense[k]
+            return d < 0 ? nil : d
+        }
+        return sparse[id]
     }
 }

@@ -54,7 +54,7 @@ import Testing
             (3, ["Grapes and raisins", "Dogs and grapes do not mix"]),
         ], language: Self.language)
         let m = index.matches(query("help my dog wolfed a bar of chocolate"), words: .most)
-        let ranked = m.scores.sorted { $0.value.rank > $1.value.rank }.map(\.key)
+        let ranked = (0..<m.scores.count).sorted { m.scores.score(at: $0).rank > m.scores.score(at: $1).rank }.map { m.scores.ids[$0] }
         #expect(ranked.first == 1)
         #expect(m.words(matchedBy: m.scores[1]!) == ["dog", "chocolate"])
         #expect(index.matches(query("help my dog wolfed a bar of chocolate"), words: .all).scores.isEmpty, "strict: every word")
