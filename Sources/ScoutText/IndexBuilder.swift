@@ -259,6 +259,12 @@ struct Tokenizer {
     /// `formTerms[t]`: the base-form terms of term `t` read as written in ASCII (nil: not yet asked).
     private var formTerms: [[Int32]?] = []
     private var marked: [UInt32] = []
+    /// Texts already tokenized (at most ``rememberedTexts``, each at most
+    /// ``longestRemembered`` bytes; when full it starts again): their word count and terms,
+    /// base forms included, in order.
+    private var seen: [String: (words: Int, terms: [Int32])] = [:]
+    static let rememberedTexts = 16_384
+    static let longestRemembered = 256
 
     init(forms: WordForms?) { self.forms = forms }
 
@@ -271,6 +277,13 @@ struct Tokenizer {
         scratch.removeAll(keepingCapacity: true)
         var words = [UInt64](repeating: 0, count: fieldCount)
         for (f, text) in fields.enumerated() {
+            // A text seen before (records share descriptions, marks, towns) reuses its terms.
+            if let known = seen[text] {
+                words[f] = UInt64(known.words)
+                for t in known.terms { scratch.append(UInt64(t) << 16 | UInt64(f)) }
+                continue
+            }
+            let start = scratch.count
             folded.removeAll()
             folded.append(text)
             words[f] = UInt64(folded.wordCount)
@@ -289,6 +302,10 @@ struct Tokenizer {
                     }
                 }
                 a = end
+            }
+            if text.utf8.count <= Tokenizer.longestRemembered {
+                if seen.count >= Tokenizer.rememberedTexts { seen.removeAll(keepingCapacity: true) }
+                seen[text] = (folded.wordCount, scratch[start...].map { Int32(truncatingIfNeeded: $0 >> 16) })
             }
         }
         scratch.sort()
