@@ -179,8 +179,7 @@ extension Engine {
             return ({ .upsert(prepared.stored) }, { () -> SearchHit in
                 self.apply(prepared)
                 let payload = prepared.located[kind]?.first?.payload as? RecordPayload ?? prepared.placeless[kind]?.first?.payload
-                return self.hit(id: id, kind: RecordKind(kind), point: prepared.located[kind]?.first?.point, payload: payload, distance: nil,
-                                relevance: nil)
+                return self.hit(id: id, kind: RecordKind(kind), point: prepared.located[kind]?.first?.point, payload: payload, distance: nil)
             })
         }
     }

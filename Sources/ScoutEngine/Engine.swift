@@ -404,14 +404,14 @@ public final class Engine: Sendable {
     }
 
     /// A first page in distance order: `top` holds the nearest `limit` of `total` matches.
-    private func page(_ top: [DistancedRef], total: Int, _ snap: PointSet.Snapshot, _ q: SearchQuery, _ scores: TextScores?) -> SearchResult {
+    private func page(_ top: [DistancedRef], total: Int, _ snap: PointSet.Snapshot, _ q: SearchQuery, _ scores: TextMatches?) -> SearchResult {
         SearchResult(total: total, hits: top.map { hit(snap, $0.ref, kind: q.kind, distance: $0.distance, scores) },
                      nextAfter: total > q.limit ? top.last.map { snap.id(of: $0.ref) } : nil)
     }
 
     /// The general ordering: a sort key per match, the cursor, then the first `limit`.
     private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?, _ q: SearchQuery,
-                         sort: SortOrder, reference: GeoPoint?, scores: TextScores?) throws(ScoutError) -> SearchResult {
+                         sort: SortOrder, reference: GeoPoint?, scores: TextMatches?) throws(ScoutError) -> SearchResult {
         struct Keyed { let primary: Double, name: String, secondary: Double, distance: Double, id: String, ref: EntryRef }
         let origin = reference.map { ($0, WGS84.ecef($0)) }
         let names = sort == .name ? folded(kind: q.kind.name, snap, placeless) : nil
@@ -474,7 +474,7 @@ public final class Engine: Sendable {
 
     /// The test a traversal runs per candidate, or `nil` when there is none: a bit of the
     /// filter's bitmap when there is one, else the filter on the entry's record.
-    static func test(_ filter: RecordFilter, bits: [UInt64]?, _ snap: PointSet.Snapshot, _ scores: TextScores?) -> ((EntryRef) -> Bool)? {
+    static func test(_ filter: RecordFilter, bits: [UInt64]?, _ snap: PointSet.Snapshot, _ scores: TextMatches?) -> ((EntryRef) -> Bool)? {
         switch (filter.isEmpty, scores) {
         case (true, nil): return nil
         case (false, nil):
@@ -545,11 +545,11 @@ public final class Engine: Sendable {
     /// times weighted coverage (``TextMatches/ranked()``). The result says which words no hit
     /// matched, and why there is none when the text has only stop words.
     func withText(_ text: String?, words rule: WordMatching, kind: String, _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?,
-                  _ answer: (TextScores?) throws(ScoutError) -> SearchResult) throws(ScoutError) -> SearchResult {
+                  _ answer: (TextMatches?) throws(ScoutError) -> SearchResult) throws(ScoutError) -> SearchResult {
         guard let text else { return try answer(nil) }
         let matches = textMatches(text, words: rule, kind: kind, snap, placeless)
-        var result = try answer(TextScores(scores: matches.scores, matches: matches))
-        TextScores.annotate(&result, matches)
+        var result = try answer(matches)
+        matches.annotate(&result)
         return result
     }
 
@@ -617,21 +617,23 @@ public final class Engine: Sendable {
         }
     }
 
-    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: RecordKind, distance: Double?, _ scores: TextScores?) -> SearchHit {
+    private func hit(_ snap: PointSet.Snapshot, _ ref: EntryRef, kind: RecordKind, distance: Double?, _ scores: TextMatches?) -> SearchHit {
         let e = snap.entry(ref)
-        var h = hit(id: e.id, kind: kind, point: e.point, payload: Engine.payload(e), distance: distance, relevance: nil)
-        if let scores, let score = scores.scores[ref.index] { scores.describe(score, in: &h) }
-        return h
+        return hit(id: e.id, kind: kind, point: e.point, payload: Engine.payload(e), distance: distance,
+                   text: scores.flatMap { s in s.scores[ref.index].map { (s, $0) } })
     }
 
-    /// A result for a record, its place (if any) as shown under the privacy mode.
-    func hit(id: String, kind typed: RecordKind, point: GeoPoint?, payload: RecordPayload?, distance: Double?, relevance: Double?) -> SearchHit {
+    /// A result for a record, its place (if any) as shown under the privacy mode; with `text`,
+    /// its relevance and the words it matched.
+    func hit(id: String, kind typed: RecordKind, point: GeoPoint?, payload: RecordPayload?, distance: Double?,
+             text: (matches: TextMatches, score: TextScore)? = nil) -> SearchHit {
         let record = payload?.record ?? .other
         let kind = typed.name
         return SearchHit(id: id, kind: typed, point: point.map { privacy.shown($0, kind: kind) },
                          distance: distance.map { privacy.shown(distance: $0, kind: kind) },
                          isApproximate: point != nil && privacy.hides(kind: kind), fields: payload?.fields ?? [], record: record,
-                         rating: Rating.of(record), relevance: relevance)
+                         rating: Rating.of(record), relevance: text?.score.relevance,
+                         matchedWords: text.map { $0.matches.words(matchedBy: $0.score) } ?? [])
     }
 
     /// The checks every search makes of its order, with or without an area: relevance needs

@@ -42,22 +42,19 @@ extension Engine {
         struct Keyed { let primary: Double, score: TextScore, textID: Int32 }
         var keyed: [Keyed] = []
         let needsRecord = !q.filter.isEmpty || sort == .rating
-        func collect(_ scores: TextScoreTable) {
-            keyed.reserveCapacity(scores.count)
-            for i in 0..<scores.count {
-                let t = scores.ids[i], score = scores.score(at: i)
-                let payload = needsRecord ? record(t).payload : nil
-                if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { continue }
-                let primary: Double
-                switch sort {
-                case .rating: primary = -(Rating.of(payload?.record ?? .other) ?? 0)
-                case .relevance: primary = -score.rank
-                case .id, .name, .distance: primary = 0
-                }
-                keyed.append(Keyed(primary: primary, score: score, textID: t))
+        keyed.reserveCapacity(matches.scores.count)
+        for i in 0..<matches.scores.count {
+            let t = matches.scores.ids[i], score = matches.scores.score(at: i)
+            let payload = needsRecord ? record(t).payload : nil
+            if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { continue }
+            let primary: Double
+            switch sort {
+            case .rating: primary = -(Rating.of(payload?.record ?? .other) ?? 0)
+            case .relevance: primary = -score.rank
+            case .id, .name, .distance: primary = 0
             }
+            keyed.append(Keyed(primary: primary, score: score, textID: t))
         }
-        collect(matches.scores)
         // Names: the kind's folded names (relevance ties are common: records with the same
         // words score the same).
         let names = sort == .id ? nil : folded(kind: q.kind.name, snap, placeless)
@@ -77,15 +74,12 @@ extension Engine {
         // (After the cut, more follow when the whole answer is longer than a page.)
         let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: { record($0.textID).id }, by: before)
             || (q.after == nil && total > q.limit)
-        let scores = TextScores(scores: .empty, matches: matches)
         let hits = keyed.map { k in
             let r = record(k.textID)
-            var h = hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: nil)
-            scores.describe(k.score, in: &h)
-            return h
+            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, text: (matches, k.score))
         }
         var result = SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
-        TextScores.annotate(&result, matches)
+        matches.annotate(&result)
         return result
     }
 
@@ -115,7 +109,7 @@ extension Engine {
         let total = q.filter.isEmpty ? order.count : order.reduce(0) { $0 + (matches($1) ? 1 : 0) }
         let hits = page.map { t in
             let r = record(t)
-            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil, relevance: nil)
+            return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil)
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
     }
@@ -275,10 +269,10 @@ extension Engine {
             let placeless = placelessSet(kind: kind)?.snapshot()
             return ids.map { id in
                 if let e = set.entry(id: id) {
-                    return hit(id: id, kind: typed, point: e.point, payload: Engine.payload(e), distance: nil, relevance: nil)
+                    return hit(id: id, kind: typed, point: e.point, payload: Engine.payload(e), distance: nil)
                 }
                 if let p = placeless?.byID[id] {
-                    return hit(id: id, kind: typed, point: nil, payload: p, distance: nil, relevance: nil)
+                    return hit(id: id, kind: typed, point: nil, payload: p, distance: nil)
                 }
                 return nil
             }

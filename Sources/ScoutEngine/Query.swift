@@ -168,30 +168,16 @@ public struct SearchResult: Sendable {
     public var note: String? = nil
 }
 
-/// A text query's scores as a search uses them: by text id (entry number, or `-1 - i` for a
-/// record without a place), with the matches they came from.
-struct TextScores {
-    /// The records kept and their scores.
-    let scores: TextScoreTable
-    /// What the text matched (for the words a hit matched).
-    let matches: TextMatches
-
-    /// Sets a hit's relevance and matched words from its score.
-    func describe(_ score: TextScore, in hit: inout SearchHit) {
-        hit = SearchHit(id: hit.id, kind: hit.kind, point: hit.point, distance: hit.distance, isApproximate: hit.isApproximate,
-                        fields: hit.fields, record: hit.record, rating: hit.rating, relevance: score.relevance,
-                        matchedWords: matches.words(matchedBy: score))
-    }
-
+extension TextMatches {
     /// Sets a result's dropped words (``WordMatching/most``: the query's words no hit
     /// matched) and its note (a query of stop words only).
-    static func annotate(_ result: inout SearchResult, _ matches: TextMatches) {
-        guard matches.rule == .most else { return }
-        if matches.hasOnlyStopWords {
-            result.note = "the text has only stop words (\(matches.query.words.joined(separator: ", "))): nothing to match"
+    func annotate(_ result: inout SearchResult) {
+        guard rule == .most else { return }
+        if hasOnlyStopWords {
+            result.note = "the text has only stop words (\(query.words.joined(separator: ", "))): nothing to match"
             return
         }
         var seen = Set(result.hits.flatMap(\.matchedWords))
-        result.droppedWords = matches.query.words.filter { seen.insert($0).inserted }
+        result.droppedWords = query.words.filter { seen.insert($0).inserted }
     }
 }

@@ -134,15 +134,9 @@ public final class WordForms: Sendable {
             if let known = s.spelling[word] { return known }
             var known = false
             let written = word.precomposedStringWithCanonicalMapping
-            var variants = [written]
-            if let first = written.first { variants.append(first.uppercased() + written.dropFirst()) }
-            for v in variants where !known {
+            for v in [written] + (Self.capitalised(written).map { [$0] } ?? []) where !known {
                 if Hunspell_spell(s.english, v) != 0 { known = true }
-                if !known, let encoded = Self.convert(Array(v.utf8), s.toDictionary), encoded.count < 100 {
-                    var z = encoded.map { CChar(bitPattern: $0) }
-                    z.append(0)
-                    if Hunspell_spell(s.hunspell, z) != 0 { known = true }
-                }
+                if !known, let z = Self.polishWord(v, s), Hunspell_spell(s.hunspell, z) != 0 { known = true }
             }
             if s.spelling.count >= 100_000 { s.spelling.removeAll(keepingCapacity: true) }
             s.spelling[word] = known
@@ -161,9 +155,9 @@ public final class WordForms: Sendable {
         }
         let written = word.precomposedStringWithCanonicalMapping
         for lemma in hunspellStems(written, &s) where !out.contains(lemma) { out.append(lemma) }
-        if out.count < 2, let first = written.first, first.isLowercase {
+        if out.count < 2, let capital = capitalised(written) {
             // Place names are capitalised in the dictionary: "krakowie" is read as "Krakowie".
-            for lemma in hunspellStems(first.uppercased() + written.dropFirst(), &s) where !out.contains(lemma) { out.append(lemma) }
+            for lemma in hunspellStems(capital, &s) where !out.contains(lemma) { out.append(lemma) }
         }
         return out
     }
@@ -171,15 +165,9 @@ public final class WordForms: Sendable {
     /// Hunspell's base forms of a word as written, folded.
     private static func hunspellStems(_ written: String, _ s: inout State) -> [String] {
         var out: [String] = []
-        guard let encoded = convert(Array(written.utf8), s.toDictionary), encoded.count < 100 else { return out }
+        guard let z = polishWord(written, s) else { return out }
         var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
-        let n = encoded.withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { c in
-                var z = Array(c)
-                z.append(0)
-                return Hunspell_stem(s.hunspell, &list, z)
-            }
-        }
+        let n = Hunspell_stem(s.hunspell, &list, z)
         if n > 0, let list {
             for i in 0..<Int(n) {
                 guard let c = list[i] else { continue }
@@ -191,6 +179,19 @@ public final class WordForms: Sendable {
         }
         if list != nil { Hunspell_free_list(s.hunspell, &list, n) }
         return out
+    }
+
+    /// The word with its first letter upper-case, when that letter is lower-case.
+    private static func capitalised(_ written: String) -> String? {
+        guard let first = written.first, first.isLowercase else { return nil }
+        return first.uppercased() + written.dropFirst()
+    }
+
+    /// The word in the Polish dictionary's encoding, NUL-terminated for Hunspell; nil when a
+    /// character has no form there or the word is 100 bytes or more.
+    private static func polishWord(_ written: String, _ s: borrowing State) -> [CChar]? {
+        guard let encoded = convert(Array(written.utf8), s.toDictionary), encoded.count < 100 else { return nil }
+        return encoded.map { CChar(bitPattern: $0) } + [0]
     }
 
     /// `bytes` converted by `cd` (unchanged when `cd` is nil); nil when a character has no

@@ -42,22 +42,6 @@ struct BruteForceSearch {
         let words = TextFolding.words(query)
         guard !words.isEmpty else { return [:] }
         let prefixOK = !(query.unicodeScalars.last?.properties.isWhitespace ?? true)
-        let n = Double(ids.count)
-        var df: [String: Int] = [:]
-        for doc in fields { for t in Set(doc.joined()) { df[t, default: 0] += 1 } }
-        var avg = [Double](repeating: 0, count: weights.count)
-        for doc in fields { for f in weights.indices { avg[f] += Double(doc[f].count) / n } }
-
-        func bm25f(_ t: String, _ doc: [[String]]) -> Double {
-            var tf = 0.0
-            for f in weights.indices {
-                let c = doc[f].filter { Array($0.unicodeScalars) == Array(t.unicodeScalars) }.count
-                if c > 0 { tf += weights[f] * Double(c) / (1 - 0.75 + 0.75 * Double(doc[f].count) / avg[f]) }
-            }
-            let d = Double(df[t]!)
-            let idf = log(1 + (n - d + 0.5) / (d + 0.5))
-            return tf == 0 ? 0 : idf * 2.2 * tf / (1.2 + tf)
-        }
 
         var out: [Int32: Double] = [:]
         for (i, doc) in fields.enumerated() {
@@ -122,8 +106,7 @@ extension BruteForceSearch {
     /// BM25F of term `t` in a document (fields of folded words), from scratch.
     func bm25f(_ t: String, _ doc: [[String]]) -> Double {
         let n = Double(ids.count)
-        var df = 0
-        for d in fields where d.contains(where: { $0.contains(t) }) { df += 1 }
+        let df = Double(fields.filter { d in d.contains { $0.contains(t) } }.count)
         var avg = [Double](repeating: 0, count: weights.count)
         for d in fields { for f in weights.indices { avg[f] += Double(d[f].count) / n } }
         var tf = 0.0
@@ -131,7 +114,7 @@ extension BruteForceSearch {
             let c = doc[f].filter { Array($0.unicodeScalars) == Array(t.unicodeScalars) }.count
             if c > 0 { tf += weights[f] * Double(c) / (1 - 0.75 + 0.75 * Double(doc[f].count) / avg[f]) }
         }
-        let idf = log(1 + (n - Double(df) + 0.5) / (Double(df) + 0.5))
+        let idf = log(1 + (n - df + 0.5) / (df + 0.5))
         return tf == 0 ? 0 : idf * 2.2 * tf / (1.2 + tf)
     }
 }
@@ -383,19 +366,26 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
         }
     }
 
+    /// Up to 25 documents of up to 3 fields of random words, with ids unique in −20…40, and
+    /// the fields' weights.
+    static func randomCorpus(_ rng: inout SplitMix64) -> (weights: [Double], docs: [(id: Int32, fields: [String])]) {
+        let fieldCount = rng.int(1...3)
+        let weights = (0..<fieldCount).map { _ in rng.pick([0, 0.5, 1, 2, 3]) }
+        var ids = Array(Int32(-20)...Int32(40))
+        ids.shuffle(using: &rng)
+        let docs: [(id: Int32, fields: [String])] = (0..<rng.int(0...25)).map { i in
+            let fields = (0..<rng.int(0...fieldCount)).map { _ in
+                (0..<rng.int(0...6)).map { _ in Self.word(&rng) }.joined(separator: rng.pick([" ", ", ", "-", " '"]))
+            }
+            return (ids[i], fields)
+        }
+        return (weights, docs)
+    }
+
     @Test func matchesTheBruteForceOracleOnRandomCorpora() async {
         await propertyCheck(count: 150, input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: Int(seed))
-            let fieldCount = rng.int(1...3)
-            let weights = (0..<fieldCount).map { _ in rng.pick([0, 0.5, 1, 2, 3]) }
-            var ids = Array(Int32(-20)...Int32(40))
-            ids.shuffle(using: &rng)
-            let docs: [(id: Int32, fields: [String])] = (0..<rng.int(0...25)).map { i in
-                let fields = (0..<rng.int(0...fieldCount)).map { _ in
-                    (0..<rng.int(0...6)).map { _ in Self.word(&rng) }.joined(separator: rng.pick([" ", ", ", "-", " '"]))
-                }
-                return (ids[i], fields)
-            }
+            let (weights, docs) = Self.randomCorpus(&rng)
             let index = TextIndex(fieldWeights: weights, documents: docs)
             let oracle = BruteForceSearch(fieldWeights: weights, documents: docs)
             let corpusWords = oracle.fields.flatMap { $0.flatMap { $0 } }
@@ -438,16 +428,7 @@ func nearlyEqual(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-6 * max(1,
     @Test func mostWordsMatchesTheBruteForceOracle() async {
         await propertyCheck(count: TestScale.count(short: 60, full: 200), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: Int(seed))
-            let fieldCount = rng.int(1...3)
-            let weights = (0..<fieldCount).map { _ in rng.pick([0, 0.5, 1, 2, 3]) }
-            var ids = Array(Int32(-20)...Int32(40))
-            ids.shuffle(using: &rng)
-            let docs: [(id: Int32, fields: [String])] = (0..<rng.int(0...25)).map { i in
-                let fields = (0..<rng.int(0...fieldCount)).map { _ in
-                    (0..<rng.int(0...6)).map { _ in Self.word(&rng) }.joined(separator: rng.pick([" ", ", ", "-", " '"]))
-                }
-                return (ids[i], fields)
-            }
+            let (weights, docs) = Self.randomCorpus(&rng)
             let oracle = BruteForceSearch(fieldWeights: weights, documents: docs)
             let corpusWords = oracle.fields.flatMap { $0.flatMap { $0 } }
             let stop = Set(corpusWords.isEmpty ? [] : (0..<rng.int(0...3)).map { _ in rng.pick(corpusWords) })

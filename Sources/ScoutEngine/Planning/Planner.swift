@@ -2,6 +2,7 @@ import ScoutCatalog
 import ScoutCore
 import ScoutGeodesy
 import ScoutIndex
+import ScoutText
 import Synchronization
 
 /// How a filtered spatial query finds its matches.
@@ -269,7 +270,7 @@ extension Engine {
     /// The plan of a filtered query and the test its traversal runs per candidate (`nil`:
     /// none, and none for an empty plan), remembered with the filter's bitmap per filter and
     /// snapshot (``PlanMemo``).
-    func planAndTest(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: TextScores?,
+    func planAndTest(kind: String, _ snap: PointSet.Snapshot, _ filter: RecordFilter, _ scores: TextMatches?,
                      choice: PlanChoice, withinDisc: Bool = true) -> (planned: Planned, test: ((EntryRef) -> Bool)?) {
         guard !filter.isEmpty else {
             return (plan(kind: kind, snap, filter, choice: choice, withinDisc: withinDisc), Engine.test(filter, bits: nil, snap, scores))
