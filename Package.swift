@@ -14,10 +14,10 @@
 //   ScoutJSON             small JSON reader/writer for the worker's hot path, typed field reads
 //   ScoutText             Unicode folding, tokens, BM25 text index with typo tolerance
 //   ScoutTime             RFC 3339 instants, time zones, OSM opening_hours
+//   ScoutSchedule         reminders: next firing times across DST and short months, quiet hours, calendar
 //   ScoutCatalog          typed records (dogs, gyms, shelters), breeds, gazetteer, filters, ratings, privacy
 //   ScoutCatalogJSON      the JSON forms of the catalogue's records and filters (read at the edge)
 //   ScoutSolar            the sun's elevation and the day's dawn, sunrise, sunset and dusk (NOAA)
-//   ScoutSchedule         reminders: next firing times across DST and short months, quiet hours, calendar
 //   ScoutRecommend        activity catalogue, care goals, hard context rules, enjoyment, scoring with reasons
 //   ScoutRecommendJSON    the JSON forms of reminders, schedules, pets, weather, weights and the activity catalogue
 //   ScoutEngine           the library facade: kinds, records, loading, search
@@ -43,8 +43,8 @@ let package = Package(
         // The PostgreSQL follower, apart: only a service that follows a database pulls in postgres-nio.
         .library(name: "ScoutSource", targets: ["ScoutSource"]),
         .library(name: "ScoutInternals", targets: [
-            "ScoutCore", "ScoutGeodesy", "ScoutIndex", "ScoutGeometry", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog",
-            "ScoutCatalogJSON", "ScoutSolar", "ScoutSchedule", "ScoutRecommend", "ScoutRecommendJSON", "ScoutEngine", "ScoutRanking",
+            "ScoutCore", "ScoutGeodesy", "ScoutIndex", "ScoutGeometry", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutSchedule", "ScoutCatalog",
+            "ScoutCatalogJSON", "ScoutSolar", "ScoutRecommend", "ScoutRecommendJSON", "ScoutEngine", "ScoutRanking",
             "ScoutWorker"]),
         .executable(name: "scout", targets: ["scout"]),
     ],
@@ -78,8 +78,8 @@ let package = Package(
         .target(name: "ScoutJSON", dependencies: ["ScoutCore"]),
         .target(name: "ScoutText", dependencies: ["ScoutCore", "CHunspell", "CStemmer"]),
         .target(name: "ScoutTime", dependencies: ["ScoutCore"]),
-        .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutText", "ScoutTime"]),
-        .target(name: "ScoutCatalogJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutCatalog"]),
+        .target(name: "ScoutCatalog", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutText", "ScoutTime", "ScoutSchedule"]),
+        .target(name: "ScoutCatalogJSON", dependencies: ["ScoutCore", "ScoutJSON", "ScoutText", "ScoutTime", "ScoutSchedule", "ScoutCatalog"]),
         .target(name: "ScoutSolar", dependencies: ["ScoutTime"]),
         .target(name: "ScoutSchedule", dependencies: ["ScoutCore", "ScoutTime"]),
         .target(name: "ScoutRecommend", dependencies: ["ScoutCore", "ScoutGeodesy", "ScoutTime", "ScoutSolar",

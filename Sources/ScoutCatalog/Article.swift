@@ -56,12 +56,16 @@ public final class Program: Sendable {
     public let exercises: [Exercise]
     /// Votes: loaded plus the voters' own.
     public let upVotes: Int, downVotes: Int
+    /// For a user's own copy ("My programs"): its owners and who else may read it; `nil` for
+    /// a program of the public catalogue.
+    public let access: RecordAccess?
 
     /// Creates a program from checked values.
     public init(name: String, description: String, author: String, goal: String, level: String, weeks: Int, daysPerWeek: Int,
-                exercises: [Exercise], upVotes: Int, downVotes: Int) {
+                exercises: [Exercise], upVotes: Int, downVotes: Int, access: RecordAccess? = nil) {
         self.name = name; self.description = description; self.author = author; self.goal = goal; self.level = level
         self.weeks = weeks; self.daysPerWeek = daysPerWeek; self.exercises = exercises; self.upVotes = upVotes; self.downVotes = downVotes
+        self.access = access
     }
 }
 

@@ -18,8 +18,33 @@ public enum CatalogRecord: Sendable {
     case program(Program)
     /// A dog lover's profile (kind `lover`, no place).
     case lover(Lover)
+    /// A pet of the care tracker (kind `pet`, no place).
+    case pet(Pet)
+    /// An entry of a pet's care log (kind `care`, no place).
+    case care(CareEntry)
+    /// A user's personal list (kind `list`, no place).
+    case list(PersonalList)
     /// A record of any other kind: no typed fields.
     case other
+
+    /// Who owns the record and who else may read it, for a record that belongs to users (a
+    /// pet, a personal list, a user's copy of a program); `nil` for a public record. A care
+    /// entry has none of its own: it is read through its pet (``KindAccess/through(kind:field:)``).
+    public var access: RecordAccess? {
+        switch self {
+        case .pet(let p): p.access
+        case .list(let l): l.access
+        case .program(let p): p.access
+        default: nil
+        }
+    }
+
+    /// The record's time, newest first in a listing (``KindDefinition/timeField``: a care
+    /// entry's start); `nil` for kinds without one.
+    public var time: Instant? {
+        if case .care(let e) = self { return e.start }
+        return nil
+    }
 }
 
 /// A predicate over typed records: every one of its ``conditions`` holds.

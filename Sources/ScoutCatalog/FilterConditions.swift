@@ -349,6 +349,63 @@ public enum LoverCondition: Sendable, Hashable {
     }
 }
 
+/// One condition on pets.
+public enum PetRecordCondition: Sendable, Hashable {
+    /// Any of these species (canonical words).
+    case species(Set<String>)
+    /// Owned by any of these users.
+    case owner(Set<String>)
+
+    /// Whether the pet meets the condition.
+    public func matches(_ p: Pet) -> Bool {
+        switch self {
+        case .species(let s): s.contains(p.species)
+        case .owner(let ids): p.access.owners.contains(where: ids.contains)
+        }
+    }
+}
+
+/// One condition on care-log entries.
+public enum CareCondition: Sendable, Hashable {
+    /// Of any of these pets.
+    case pet(Set<String>)
+    /// Of any of these types (care type words or activity ids).
+    case type(Set<String>)
+    /// Started within these seconds since 1970-01-01 UTC, both ends included.
+    case start(ClosedRange<Int64>)
+    /// Logged by any of these users.
+    case loggedBy(Set<String>)
+    /// With any of these verdicts (``CareEntry/verdicts``).
+    case verdict(Set<String>)
+
+    /// Whether the entry meets the condition.
+    public func matches(_ e: CareEntry) -> Bool {
+        switch self {
+        case .pet(let ids): ids.contains(e.petID)
+        case .type(let words): words.contains(e.type.word)
+        case .start(let r): r.contains(e.start.seconds)
+        case .loggedBy(let ids): ids.contains(e.loggedBy)
+        case .verdict(let v): e.verdict.map(v.contains) == true
+        }
+    }
+}
+
+/// One condition on personal lists.
+public enum ListCondition: Sendable, Hashable {
+    /// Owned by any of these users.
+    case owner(Set<String>)
+    /// Listing records of any of these kinds.
+    case itemKind(Set<String>)
+
+    /// Whether the list meets the condition.
+    public func matches(_ l: PersonalList) -> Bool {
+        switch self {
+        case .owner(let ids): l.access.owners.contains(where: ids.contains)
+        case .itemKind(let k): k.contains(l.itemKind)
+        }
+    }
+}
+
 /// One condition of a ``RecordFilter``: a condition on one kind's records. A record of
 /// another kind never meets it.
 public enum FilterCondition: Sendable, Hashable {
@@ -359,6 +416,9 @@ public enum FilterCondition: Sendable, Hashable {
     case article(ArticleCondition)
     case program(ProgramCondition)
     case lover(LoverCondition)
+    case pet(PetRecordCondition)
+    case care(CareCondition)
+    case list(ListCondition)
 
     /// Whether the record meets the condition.
     @inline(__always) public func matches(_ record: CatalogRecord) -> Bool {
@@ -370,6 +430,9 @@ public enum FilterCondition: Sendable, Hashable {
         case (.article(let c), .article(let a)): c.matches(a)
         case (.program(let c), .program(let p)): c.matches(p)
         case (.lover(let c), .lover(let l)): c.matches(l)
+        case (.pet(let c), .pet(let p)): c.matches(p)
+        case (.care(let c), .care(let e)): c.matches(e)
+        case (.list(let c), .list(let l)): c.matches(l)
         default: false
         }
     }
@@ -400,7 +463,8 @@ public enum FilterCondition: Sendable, Hashable {
         case .dog(.breed(let s)), .dog(.sex(let s)), .dog(.owner(let s)), .gym(.type(let s)), .animal(.shelter(let s)),
              .animal(.species(let s)), .animal(.size(let s)), .animal(.sex(let s)), .shelter(.type(let s)), .article(.species(let s)),
              .article(.urgency(let s)), .program(.goal(let s)), .program(.level(let s)), .program(.author(let s)),
-             .lover(.otherPets(let s)), .lover(.country(let s)):
+             .lover(.otherPets(let s)), .lover(.country(let s)), .pet(.species(let s)), .pet(.owner(let s)), .care(.pet(let s)),
+             .care(.type(let s)), .care(.loggedBy(let s)), .care(.verdict(let s)), .list(.owner(let s)), .list(.itemKind(let s)):
             return strings(s)
         case .dog(.ageYears(let m, _)), .dog(.weightKg(let m)), .dog(.ownerExperience(let m)), .dog(.trait(_, let m)),
              .gym(.votesUp(let m)), .gym(.rating(let m)), .animal(.ageYears(let m)), .article(.rating(let m)),
@@ -459,4 +523,20 @@ extension RecordFilter {
 
     /// Dog lovers' profiles meeting every condition.
     public static func lovers(_ conditions: LoverCondition...) -> RecordFilter { RecordFilter(conditions.map { .lover($0) }) }
+
+    /// Pets meeting every condition.
+    public static func pets(_ conditions: PetRecordCondition...) -> RecordFilter { RecordFilter(conditions.map { .pet($0) }) }
+
+    /// Care-log entries meeting every condition.
+    ///
+    /// ```swift
+    /// // Rex's walks and feeds of the last week, newest first.
+    /// let week = try Instant.parse("2026-11-21T00:00:00Z", path: "from").seconds ... now.seconds
+    /// let q = SearchQuery(kind: .care, area: nil, limit: 20, sort: .newest,
+    ///                     filter: .careEntries(.pet(["pet-rex"]), .type(["walk", "feeding"]), .start(week)))
+    /// ```
+    public static func careEntries(_ conditions: CareCondition...) -> RecordFilter { RecordFilter(conditions.map { .care($0) }) }
+
+    /// Personal lists meeting every condition.
+    public static func lists(_ conditions: ListCondition...) -> RecordFilter { RecordFilter(conditions.map { .list($0) }) }
 }

@@ -27,11 +27,17 @@ public enum RecordKind: Sendable, Hashable, Comparable, ExpressibleByStringLiter
     case program
     /// "Help! My pet just…" articles.
     case article
+    /// Pets of the care tracker, with their owners.
+    case pet
+    /// Entries of a pet's care log.
+    case care
+    /// Users' personal lists (favourites, adopted animals).
+    case list
     /// A caller's own kind, by name: records with an id, an optional place and free fields.
     case own(String)
 
     /// The typed kinds, in the order of ``KindDefinition/table``.
-    public static let typed: [RecordKind] = [.dog, .gym, .shelter, .animal, .lover, .program, .article]
+    public static let typed: [RecordKind] = [.dog, .gym, .shelter, .animal, .lover, .program, .article, .pet, .care, .list]
 
     /// The kind of a name: a typed kind's own case, else ``own(_:)``.
     public init(_ name: String) {
@@ -43,6 +49,9 @@ public enum RecordKind: Sendable, Hashable, Comparable, ExpressibleByStringLiter
         case "lover": self = .lover
         case "program": self = .program
         case "article": self = .article
+        case "pet": self = .pet
+        case "care": self = .care
+        case "list": self = .list
         default: self = .own(name)
         }
     }
@@ -60,6 +69,9 @@ public enum RecordKind: Sendable, Hashable, Comparable, ExpressibleByStringLiter
         case .lover: "lover"
         case .program: "program"
         case .article: "article"
+        case .pet: "pet"
+        case .care: "care"
+        case .list: "list"
         case .own(let name): name
         }
     }
@@ -78,6 +90,9 @@ public enum RecordKind: Sendable, Hashable, Comparable, ExpressibleByStringLiter
         case .lover: KindDefinition.table[4]
         case .program: KindDefinition.table[5]
         case .article: KindDefinition.table[6]
+        case .pet: KindDefinition.table[7]
+        case .care: KindDefinition.table[8]
+        case .list: KindDefinition.table[9]
         case .own: KindDefinition.untyped
         }
     }
@@ -133,6 +148,25 @@ public struct KindDefinition: Sendable {
     /// The fields a record of the kind may carry besides `id`, `kind`, `lat` and `lon`, which
     /// answers show and a request's `fields` may name (`nil`: any name, a caller's own kinds).
     public let recordFields: [String]?
+    /// Who may read records of the kind (``KindAccess``): everyone, their owners and whom they
+    /// share them with, or whoever may read the record they belong to.
+    public let access: KindAccess
+    /// The field of a time a listing sorts by newest first (``SortOrder/newest``); `nil`
+    /// when records have none.
+    public let timeField: String?
+
+    /// A definition (see the properties for what each fact means).
+    public init(kind: RecordKind, placement: Placement, textFields: [(name: String, weight: Double)], synonymWeight: Double,
+                reviewCriteria: [String], takesVotes: Bool, isRated: Bool, filterFields: [String]?, rangeFields: [String],
+                hidesLocation: Bool, recordFields: [String]?, access: KindAccess = .everyone, timeField: String? = nil) {
+        self.kind = kind; self.placement = placement; self.textFields = textFields; self.synonymWeight = synonymWeight
+        self.reviewCriteria = reviewCriteria; self.takesVotes = takesVotes; self.isRated = isRated; self.filterFields = filterFields
+        self.rangeFields = rangeFields; self.hidesLocation = hidesLocation; self.recordFields = recordFields
+        self.access = access; self.timeField = timeField
+    }
+
+    /// The fields that say who owns a record and who may read it (``RecordAccess``).
+    public static let accessFields = ["owners", "visibility", "shared_with"]
 
     /// The fields written by reviews and votes (each reviewer's or voter's own entry).
     public static let feedback = [Reviews.reviewsField, Reviews.votesField]
@@ -192,12 +226,33 @@ public struct KindDefinition: Sendable {
             reviewCriteria: [], takesVotes: true, isRated: true,
             filterFields: ["goal", "level", "weeks", "days_per_week", "author", "rating", "votes_up"], rangeFields: [],
             hidesLocation: false,
-            recordFields: ["name", "goal", "level", "weeks", "days_per_week", "description", "exercises", "author", "votes"] + feedback),
+            recordFields: ["name", "goal", "level", "weeks", "days_per_week", "description", "exercises", "author", "votes"] + feedback
+                + accessFields,
+            access: .owned(required: false)),
         KindDefinition(
             kind: .article, placement: .none,
             textFields: [("title", 3), ("situation", 3), ("keywords", 2), ("summary", 1), ("body", 1)], synonymWeight: 1,
             reviewCriteria: [], takesVotes: true, isRated: true,
             filterFields: ["species", "urgency", "rating"], rangeFields: [], hidesLocation: false,
             recordFields: ["title", "situation", "species", "urgency", "summary", "body", "keywords", "source", "votes"] + feedback),
+        KindDefinition(
+            kind: .pet, placement: .none,
+            textFields: [("name", 3), ("species", 2), ("breed", 2)], synonymWeight: 1,
+            reviewCriteria: [], takesVotes: false, isRated: false,
+            filterFields: ["species", "owner"], rangeFields: [], hidesLocation: false,
+            recordFields: nil, access: .owned(required: true)),
+        KindDefinition(
+            kind: .care, placement: .none,
+            textFields: [("comment", 2), ("type", 1)], synonymWeight: 1,
+            reviewCriteria: [], takesVotes: false, isRated: false,
+            filterFields: ["pet_id", "type", "start", "logged_by", "verdict"], rangeFields: [], hidesLocation: false,
+            recordFields: ["pet_id", "type", "label", "start", "minutes", "comment", "logged_by", "verdict", "recommendation"],
+            access: .through(kind: .pet, field: "pet_id"), timeField: "start"),
+        KindDefinition(
+            kind: .list, placement: .none,
+            textFields: [("name", 1)], synonymWeight: 1,
+            reviewCriteria: [], takesVotes: false, isRated: false,
+            filterFields: ["owner", "item_kind"], rangeFields: [], hidesLocation: false,
+            recordFields: ["name", "item_kind", "items"] + accessFields, access: .owned(required: true)),
     ]
 }

@@ -36,7 +36,7 @@ public enum Rating {
         case .gym(let g): wilsonLowerBound(up: g.upVotes, down: g.downVotes)
         case .program(let p): wilsonLowerBound(up: p.upVotes, down: p.downVotes)
         case .article(let a): wilsonLowerBound(up: a.upVotes, down: a.downVotes)
-        case .shelter, .animal, .other: nil
+        case .shelter, .animal, .pet, .care, .list, .other: nil
         }
     }
 
@@ -69,6 +69,9 @@ public enum Rating {
         case .article(let a): a.title
         case .program(let p): p.name
         case .lover(let l): l.name
+        case .pet(let p): p.name
+        case .care(let e): e.typeWords
+        case .list(let l): l.name
         case .other: ""
         }
     }

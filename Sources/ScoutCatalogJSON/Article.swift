@@ -68,7 +68,8 @@ extension Program {
             author: try f.string("author", maxBytes: 256), goal: try f.oneOf("goal", goals), level: try f.oneOf("level", levels),
             weeks: try f.integer("weeks", in: 1...104), daysPerWeek: try f.integer("days_per_week", in: 1...7), exercises: exercises,
             upVotes: (try votes?.integer("up", in: 0...1_000_000_000, default: 0) ?? 0) + voted.up,
-            downVotes: (try votes?.integer("down", in: 0...1_000_000_000, default: 0) ?? 0) + voted.down)
+            downVotes: (try votes?.integer("down", in: 0...1_000_000_000, default: 0) ?? 0) + voted.down,
+            access: try RecordAccess.read(f, required: false))
     }
 }
 

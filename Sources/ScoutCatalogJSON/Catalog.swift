@@ -14,6 +14,9 @@ extension Catalog {
         case .article: .article(try Article.read(fields, species: species, path: path))
         case .program: .program(try Program.read(fields, path: path))
         case .lover: .lover(try Lover.read(fields, species: species, path: path))
+        case .pet: .pet(try Pet.read(fields, species: species, path: path))
+        case .care: .care(try CareEntry.read(fields, types: nil, now: CareEntry.wallClock, path: path))
+        case .list: .list(try PersonalList.read(fields, path: path))
         case .own: .other
         }
     }
@@ -48,6 +51,9 @@ extension Catalog {
         case .article(let a): text = [a.title, a.situation, a.keywords.joined(separator: " "), a.summary, a.body]
         case .program(let p): text = [p.name, spaced(p.goal) + " " + p.level, p.exercises.map(\.name).joined(separator: " "), p.description]
         case .lover(let l): text = [l.name, l.town, l.about]
+        case .pet(let p): text = [p.name, spaced(p.species), p.breedName]
+        case .care(let e): text = [e.comment, e.typeWords]
+        case .list(let l): text = [l.name]
         case .other: return []
         }
         text.append(synonyms.expansion(of: text.joined(separator: " . ")))

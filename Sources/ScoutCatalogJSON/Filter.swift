@@ -98,6 +98,15 @@ private struct FilterReader {
         case ("lover", "reliability"): return .lover(.reliability(try FilterReader.review(v, path: path)))
         case ("lover", "care"): return .lover(.care(try FilterReader.review(v, path: path)))
         case ("lover", "country"): return .lover(.country(Set(try FilterReader.strings(v, path: path))))
+        case ("pet", "species"): return .pet(.species(try speciesNames(v, path: path)))
+        case ("pet", "owner"): return .pet(.owner(Set(try FilterReader.strings(v, path: path))))
+        case ("care", "pet_id"): return .care(.pet(Set(try FilterReader.strings(v, path: path))))
+        case ("care", "type"): return .care(.type(Set(try FilterReader.strings(v, path: path))))
+        case ("care", "start"): return .care(.start(try FilterReader.instants(v, path: path)))
+        case ("care", "logged_by"): return .care(.loggedBy(Set(try FilterReader.strings(v, path: path))))
+        case ("care", "verdict"): return .care(.verdict(Set(try FilterReader.strings(v, path: path, allowed: CareEntry.verdicts))))
+        case ("list", "owner"): return .list(.owner(Set(try FilterReader.strings(v, path: path))))
+        case ("list", "item_kind"): return .list(.itemKind(Set(try FilterReader.strings(v, path: path))))
         default:
             throw ScoutError(.invalidRequest, "unknown filter field", path: path)
         }
@@ -152,6 +161,25 @@ private struct FilterReader {
     }
 
     /// An exact number, any of a list, or an inclusive `{"min", "max"}` range.
+    /// A range of instants `{"from": "<RFC 3339>", "to": "<RFC 3339>"}` (either may be left
+    /// out; both ends included), as seconds since 1970-01-01 UTC.
+    static func instants(_ v: JSONValue, path: String) throws(ScoutError) -> ClosedRange<Int64> {
+        guard let m = v.members, !m.isEmpty else {
+            throw ScoutError(.invalidRequest, "start must be an object {\"from\", \"to\"} of RFC 3339 instants", path: path)
+        }
+        var from = Int64.min, to = Int64.max
+        for (k, x) in m {
+            guard k == "from" || k == "to" else {
+                throw FieldReader.unknownField(k, known: ["from", "to"], path: "\(path).\(JSONReader.shown(k))")
+            }
+            guard let text = x.string else { throw ScoutError(.invalidRequest, "\(k) must be an RFC 3339 instant string", path: "\(path).\(k)") }
+            let t = try Instant.parse(text, path: "\(path).\(k)").seconds
+            if k == "from" { from = t } else { to = t }
+        }
+        guard from <= to else { throw ScoutError(.invalidRequest, "from is after to", path: "\(path).from") }
+        return from...to
+    }
+
     static func number(_ v: JSONValue, path: String) throws(ScoutError) -> NumberMatch {
         if let d = v.double, d.isFinite { return .exactly(d) }
         if let a = v.array, !a.isEmpty, a.count <= 1000 {

@@ -138,7 +138,11 @@ public final class Engine: Sendable {
     @discardableResult
     public func upsert(_ records: [PointRecord]) throws(ScoutError) -> Int {
         let prepared = try prepare(records)
-        try write { () throws(ScoutError) in ({ .upsert(prepared.stored) }, { self.apply(prepared) }) }
+        try write { () throws(ScoutError) in
+            // Under the write lock, so a pet removed meanwhile is not taken for present.
+            try self.checkReferences(records, prepared)
+            return ({ .upsert(prepared.stored) }, { self.apply(prepared) })
+        }
         return records.count
     }
 
@@ -240,6 +244,9 @@ public final class Engine: Sendable {
                 return present.isEmpty ? nil : .remove(kind: kind, ids: present)
             }
             return (change, { () -> Int in
+                // A pet's care log goes with it (so a later pet of the same id, perhaps another
+                // user's, never inherits it); a journal's replay of the removal does the same.
+                if typed == .pet { self.removeCareEntries(ofPets: Set(ids)) }
                 guard let placeless else { return set.remove(ids: ids) }
                 self.storeSequence.add(1, ordering: .sequentiallyConsistent)
                 defer { self.storeSequence.add(1, ordering: .sequentiallyConsistent) }
@@ -424,10 +431,11 @@ public final class Engine: Sendable {
             case .id: primary = 0
             case .rating: primary = -(Rating.of(Engine.record(e)) ?? 0)
             case .relevance: primary = -(scores?.scores[r.index]?.rank ?? 0)
+            case .newest: primary = -Double(Engine.record(e).time?.seconds ?? 0)
             case .name: primary = 0
             }
             let name = names?.name(r.index) ?? ""
-            return Keyed(primary: primary, name: name, secondary: sort == .id || sort == .name ? 0 : d, distance: d, id: e.id, ref: r)
+            return Keyed(primary: primary, name: name, secondary: sort == .id || sort == .name || sort == .newest ? 0 : d, distance: d, id: e.id, ref: r)
         }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
             if a.primary != b.primary { return a.primary < b.primary }
@@ -533,10 +541,20 @@ public final class Engine: Sendable {
         var docs: [(id: Int32, tokens: TextTokens)] = snap.allLive().map { r in
             (r.index, tokens[Int(r.index)] ?? corpus.tokens(texts(Engine.payload(snap.entry(r)))))
         }
-        if let placeless {
-            for (i, id) in placeless.ids.enumerated() { docs.append((-1 - Int32(i), corpus.tokens(texts(placeless.byID[id]!)))) }
+        // Records not everyone may read count in no statistic (``AccessCheck/isPublic(_:)``).
+        var uncounted = Set<Int32>()
+        let rule = RecordKind(kind).definition.access
+        if rule != .everyone {
+            for r in snap.allLive() where !AccessCheck.isPublic(Engine.record(snap.entry(r)), rule) { uncounted.insert(r.index) }
         }
-        return keep(TextIndex(fieldWeights: weights, corpus: corpus, documents: docs))
+        if let placeless {
+            for (i, id) in placeless.ids.enumerated() {
+                let payload = placeless.byID[id]!
+                docs.append((-1 - Int32(i), corpus.tokens(texts(payload))))
+                if rule != .everyone && !AccessCheck.isPublic(payload?.record ?? .other, rule) { uncounted.insert(-1 - Int32(i)) }
+            }
+        }
+        return keep(TextIndex(fieldWeights: weights, corpus: corpus, documents: docs, uncounted: uncounted))
     }
 
     /// The answer of a query with `text` from `answer`, which computes it for the text's
@@ -644,6 +662,9 @@ public final class Engine: Sendable {
             throw ScoutError(.invalidRequest, "sort by relevance needs text", path: "sort")
         case .rating where !kind.definition.isRated:
             throw ScoutError(.invalidRequest, "sort by rating applies to \(Engine.ratedKinds.joined(separator: ", "))", path: "sort")
+        case .newest where kind.definition.timeField == nil:
+            throw ScoutError(.invalidRequest, "sort by newest applies to \(RecordKind.typed.filter { $0.definition.timeField != nil }.map(\.name).joined(separator: ", "))",
+                             path: "sort")
         default: break
         }
     }

@@ -32,7 +32,10 @@ extension Engine {
         }
         let set = try loadedSet(kind: q.kind.name)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
-        guard let text = q.text else { return try page(of: listingOrder(kind: q.kind.name, snap, placeless, sort: sort), q, snap, placeless) }
+        let access = self.access(kind: q.kind, user: q.user)
+        guard let text = q.text else {
+            return try page(of: listingOrder(kind: q.kind.name, snap, placeless, sort: sort), q, snap, placeless, access)
+        }
         let matches = textMatches(text, words: q.words, kind: q.kind.name, snap, placeless)
 
         // Only the text's matches are read (not every record), and each is kept as its
@@ -41,15 +44,17 @@ extension Engine {
         /// A match with its first sort key.
         struct Keyed { let primary: Double, score: TextScore, textID: Int32 }
         var keyed: [Keyed] = []
-        let needsRecord = !q.filter.isEmpty || sort == .rating
+        let needsRecord = !q.filter.isEmpty || sort == .rating || sort == .newest || !access.allowsEveryone
         keyed.reserveCapacity(matches.scores.count)
         for i in 0..<matches.scores.count {
             let t = matches.scores.ids[i], score = matches.scores.score(at: i)
             let payload = needsRecord ? record(t).payload : nil
             if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { continue }
+            if !access.allows(payload) { continue }
             let primary: Double
             switch sort {
             case .rating: primary = -(Rating.of(payload?.record ?? .other) ?? 0)
+            case .newest: primary = -Double(payload?.record.time?.seconds ?? 0)
             case .relevance: primary = -score.rank
             case .id, .name, .distance: primary = 0
             }
@@ -57,7 +62,7 @@ extension Engine {
         }
         // Names: the kind's folded names (relevance ties are common: records with the same
         // words score the same).
-        let names = sort == .id ? nil : folded(kind: q.kind.name, snap, placeless)
+        let names = sort == .id || sort == .newest ? nil : folded(kind: q.kind.name, snap, placeless)
         func name(_ t: Int32) -> String { names?.name(t) ?? "" }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
             Engine.listedBefore(a.primary, b.primary, names: { (name(a.textID), name(b.textID)) },
@@ -88,9 +93,14 @@ extension Engine {
     /// filter this reads only the page's records (and, with `after`, the ids before it);
     /// with one, it tests every record once, for the total.
     private func page(of order: [Int32], _ q: SearchQuery, _ snap: PointSet.Snapshot,
-                      _ placeless: PlacelessSet.Snapshot?) throws(ScoutError) -> SearchResult {
+                      _ placeless: PlacelessSet.Snapshot?, _ access: AccessCheck) throws(ScoutError) -> SearchResult {
         func record(_ t: Int32) -> (id: String, point: GeoPoint?, payload: RecordPayload?) { Engine.record(text: t, snap, placeless) }
-        func matches(_ t: Int32) -> Bool { q.filter.isEmpty || q.filter.matches(record(t).payload?.record ?? .other) }
+        let everything = q.filter.isEmpty && access.allowsEveryone
+        func matches(_ t: Int32) -> Bool {
+            if everything { return true }
+            let payload = record(t).payload
+            return q.filter.matches(payload?.record ?? .other) && access.allows(payload)
+        }
         var start = 0
         if let after = q.after {
             guard let at = order.firstIndex(where: { record($0).id == after }), matches(order[at]) else {
@@ -106,7 +116,7 @@ extension Engine {
         }
         let more = page.count > q.limit
         if more { page.removeLast() }
-        let total = q.filter.isEmpty ? order.count : order.reduce(0) { $0 + (matches($1) ? 1 : 0) }
+        let total = everything ? order.count : order.reduce(0) { $0 + (matches($1) ? 1 : 0) }
         let hits = page.map { t in
             let r = record(t)
             return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil)
@@ -128,11 +138,12 @@ extension Engine {
         let store = self.store(kind: kind)
         let cached = store?.state.withLock { $0.listingOrders[sort] }
         if let cached, cached.isAt(snap), cached.placeless == placelessVersion { return cached.order }
-        let names = sort == .id ? nil : folded(kind: kind, snap, placeless)
+        let names = sort == .id || sort == .newest ? nil : folded(kind: kind, snap, placeless)
         struct Keyed { let primary: Double, name: String, id: String, textID: Int32 }
         func keyed(_ t: Int32) -> Keyed {
             let (id, _, p) = Engine.record(text: t, snap, placeless)
-            let primary = sort == .rating ? -(Rating.of(p?.record ?? .other) ?? 0) : 0
+            let primary = sort == .rating ? -(Rating.of(p?.record ?? .other) ?? 0)
+                : sort == .newest ? -Double(p?.record.time?.seconds ?? 0) : 0
             return Keyed(primary: primary, name: names?.name(t) ?? "", id: id, textID: t)
         }
         func before(_ a: Keyed, _ b: Keyed) -> Bool {
@@ -258,21 +269,23 @@ extension Engine {
     /// ```
     /// - Throws: `not_found` for a kind never loaded; `limit_exceeded` past
     ///   ``maximumGetIds`` ids.
-    public func get(kind typed: RecordKind, ids: [String]) throws(ScoutError) -> [SearchHit?] {
+    public func get(kind typed: RecordKind, ids: [String], user: String? = nil) throws(ScoutError) -> [SearchHit?] {
         let kind = typed.name
         try PointRecord.validateKind(kind, path: "kind")
         guard ids.count <= Engine.maximumGetIds else {
             throw ScoutError(.limitExceeded, "ids may hold at most \(Engine.maximumGetIds) ids", path: "ids")
         }
         let set = try loadedSet(kind: kind)
+        let access = self.access(kind: typed, user: user)
         return try consistentRead { () throws(ScoutError) in
             let placeless = placelessSet(kind: kind)?.snapshot()
             return ids.map { id in
                 if let e = set.entry(id: id) {
-                    return hit(id: id, kind: typed, point: e.point, payload: Engine.payload(e), distance: nil)
+                    let payload = Engine.payload(e)
+                    return access.allows(payload) ? hit(id: id, kind: typed, point: e.point, payload: payload, distance: nil) : nil
                 }
                 if let p = placeless?.byID[id] {
-                    return hit(id: id, kind: typed, point: nil, payload: p, distance: nil)
+                    return access.allows(p) ? hit(id: id, kind: typed, point: nil, payload: p, distance: nil) : nil
                 }
                 return nil
             }

@@ -36,6 +36,9 @@ public enum SortOrder: String, Sendable {
     case rating
     /// Most relevant to the query's `text` first (BM25), then nearest, then id.
     case relevance
+    /// Newest first by the kind's time (``KindDefinition/timeField``: a care entry's start),
+    /// then id.
+    case newest
     /// By name (a record's name, an article's title; folded, so case and accents do not
     /// count), then id.
     case name
@@ -66,6 +69,10 @@ public struct SearchQuery: Sendable {
     public var after: String?
     /// Which plan a filtered radius search may use (every plan gives the same answer).
     public var plan: PlanChoice = .automatic
+    /// The caller's user id, from the trusted backend: records that belong to users (pets,
+    /// their care logs, personal lists, users' copies of programs) are found only by their owners and those they are
+    /// shared with; `nil` finds public records only. Scout does not check who the caller is.
+    public var user: String?
 
     /// Default number of results.
     public static let defaultLimit = 100

@@ -12,6 +12,10 @@ struct IndexBuilder {
     var postingValues: [Float] = []
     /// Terms `0 ..< formTermCount` are base forms (marked, sorted first); the words follow.
     var formTermCount = 0
+    /// By document index: whether the document counts in the statistics (`nil`: all do).
+    var counted: [Bool]?
+    /// How many documents count in the statistics.
+    var countedCount = 0
 
     static func build(fieldWeights: [Double], documents: [(id: Int32, fields: [String])], language: TextLanguage) -> IndexBuilder {
         var work = Tokenizer(forms: language.forms)
@@ -20,27 +24,42 @@ struct IndexBuilder {
     }
 
     /// The index of documents already tokenized against `table`: the vocabulary is the
-    /// terms these documents use, sorted; postings carry their BM25F values.
-    static func layout(fieldWeights: [Double], ids: [Int32], tokens: [TextTokens], table: TermTable) -> IndexBuilder {
-        let fieldCount = fieldWeights.count, n = tokens.count
+    /// terms these documents use, sorted; postings carry their BM25F values. The statistics
+    /// (the number of documents, document frequencies, mean field lengths) count only the
+    /// documents whose ids are not in `uncounted`.
+    static func layout(fieldWeights: [Double], ids: [Int32], tokens: [TextTokens], table: TermTable,
+                       uncounted: Set<Int32> = []) -> IndexBuilder {
+        let fieldCount = fieldWeights.count
         var out = IndexBuilder()
         out.ids = ids
-        assert(Set(ids).count == n, "TextIndex: document ids must be unique")
+        assert(Set(ids).count == tokens.count, "TextIndex: document ids must be unique")
+        let counted: [Bool]? = uncounted.isEmpty ? nil : ids.map { !uncounted.contains($0) }
+        out.counted = counted
+        let n = counted.map { $0.reduce(0) { $0 + ($1 ? 1 : 0) } } ?? tokens.count
+        out.countedCount = n
 
-        // Mean length of each field over all documents.
+        // Mean length of each field over the counted documents (1 when none count: no
+        // length normalisation then).
         var meanLength = [Double](repeating: 0, count: fieldCount)
-        for doc in tokens {
+        for (d, doc) in tokens.enumerated() where counted?[d] ?? true {
             for f in 0..<fieldCount { meanLength[f] += Double(doc.length(f)) }
         }
-        if n > 0 { for f in 0..<fieldCount { meanLength[f] /= Double(n) } }
+        for f in 0..<fieldCount { meanLength[f] = n > 0 && meanLength[f] > 0 ? meanLength[f] / Double(n) : 0 }
 
-        // Document frequencies by table term; the vocabulary is the terms in use.
+        // Document frequencies by table term (all documents: the postings; counted ones:
+        // the statistics); the vocabulary is the terms in use.
         var tableDF = [Int32](repeating: 0, count: table.count)
-        for doc in tokens {
+        var countedDF = counted == nil ? [] : [Int32](repeating: 0, count: table.count)
+        for (d, doc) in tokens.enumerated() {
             var lastTerm = UInt64.max
+            let counts = counted?[d] ?? false
             for e in 0..<doc.keyCount {
                 let t = doc.key(e) >> 16
-                if t != lastTerm { tableDF[Int(t)] += 1; lastTerm = t }
+                if t != lastTerm {
+                    tableDF[Int(t)] += 1
+                    if counts { countedDF[Int(t)] += 1 }
+                    lastTerm = t
+                }
             }
         }
         // Sort the vocabulary; `rank[term]` is a term's place in sorted order.
@@ -66,7 +85,7 @@ struct IndexBuilder {
         var cursor = postingStarts
         let k1 = TextIndex.k1, b = TextIndex.b
         let idf = order.map { t -> Double in
-            let dfx = Double(tableDF[Int(t)])
+            let dfx = Double(counted == nil ? tableDF[Int(t)] : countedDF[Int(t)])
             return log1p((Double(n) - dfx + 0.5) / (dfx + 0.5))
         }
 
@@ -79,7 +98,7 @@ struct IndexBuilder {
                 var tf = 0.0
                 while e < end && doc.key(e) >> 16 == term {
                     let f = Int(doc.key(e) & 0xFFFF)
-                    let norm = 1 - b + b * Double(doc.length(f)) / meanLength[f]
+                    let norm = meanLength[f] > 0 ? 1 - b + b * Double(doc.length(f)) / meanLength[f] : 1
                     tf += fieldWeights[f] * Double(doc.count(e)) / norm
                     e += 1
                 }

@@ -94,6 +94,10 @@ public struct TextIndex: Sendable {
     let postingDocs: [Int32]
     /// BM25F value of the term in the document (before match quality).
     let postingValues: [Float]
+    /// By document index: whether it counts in the statistics (`nil`: every document does).
+    let counted: [Bool]?
+    /// The number of documents the statistics count.
+    let countedCount: Int
 
     /// The number of documents indexed.
     public var documentCount: Int { ids.count }
@@ -117,11 +121,19 @@ public struct TextIndex: Sendable {
     ///
     /// - Complexity: O(*K* + *T* log *T*) for *K* distinct (term, field) pairs in the
     ///   documents and *T* distinct terms.
-    public init(fieldWeights: [Double], corpus: TextCorpus, documents: [(id: Int32, tokens: TextTokens)]) {
+    ///
+    /// The documents whose ids are in `uncounted` are found and scored like the others, but
+    /// the statistics scores are made of — the number of documents, each term's document
+    /// frequency, each field's mean length, and under ``WordMatching/most`` each word's
+    /// weight in coverage — count the other documents only. So the score of every document
+    /// is the same whether the uncounted ones are there or not: records only some callers
+    /// may see (a user's private records) change nothing in the answers of the others.
+    public init(fieldWeights: [Double], corpus: TextCorpus, documents: [(id: Int32, tokens: TextTokens)], uncounted: Set<Int32> = []) {
         precondition(fieldWeights.allSatisfy { $0.isFinite && $0 >= 0 }, "TextIndex: field weights must be finite and non-negative")
         precondition(fieldWeights.count == corpus.fieldCount, "TextIndex: \(fieldWeights.count) weights for a corpus of \(corpus.fieldCount) fields")
         self.init(fieldWeights: fieldWeights, language: corpus.language, built: IndexBuilder.layout(fieldWeights: fieldWeights, ids: documents.map(\.id),
-                                                                          tokens: documents.map(\.tokens), table: corpus.terms))
+                                                                          tokens: documents.map(\.tokens), table: corpus.terms,
+                                                                          uncounted: uncounted))
     }
 
     private init(fieldWeights: [Double], language: TextLanguage, built: IndexBuilder) {
@@ -134,6 +146,8 @@ public struct TextIndex: Sendable {
         self.postingStarts = built.postingStarts
         self.postingDocs = built.postingDocs
         self.postingValues = built.postingValues
+        self.counted = built.counted
+        self.countedCount = built.countedCount
     }
 }
 

@@ -135,9 +135,12 @@ extension TextIndex {
             }
             let (docs, masks, sums) = evaluateEach(plan, words: counted)
             // Each counted word's weight: its inverse document frequency.
+            // (Over the documents the statistics count, ``TextIndex/init(fieldWeights:corpus:documents:uncounted:)``.)
             var frequency = [Int](repeating: 0, count: query.words.count)
-            for m in masks { for r in counted where m & (1 << UInt64(r)) != 0 { frequency[r] += 1 } }
-            let n = Double(documentCount)
+            for (i, m) in masks.enumerated() where self.counted?[Int(docs[i])] ?? true {
+                for r in counted where m & (1 << UInt64(r)) != 0 { frequency[r] += 1 }
+            }
+            let n = Double(countedCount)
             var weight = [Double](repeating: 0, count: query.words.count)
             var total = 0.0
             for r in counted {

@@ -59,7 +59,7 @@ enum FieldSelection: Sendable, Equatable {
 extension Worker {
     /// The ops of the catalogue's records: read by id, change a few fields, review, vote.
     static let catalogOperations: [Operation] = [
-        Operation(name: "get", isReadOnly: true, fields: ["kind", "ids", "fields", "now"]) { worker, f, w throws(ScoutError) in
+        Operation(name: "get", isReadOnly: true, fields: ["kind", "ids", "fields", "now", "user"]) { worker, f, w throws(ScoutError) in
             try worker.get(f, &w)
         },
         Operation(name: "patch", isReadOnly: false, fields: ["kind", "record", "set", "unset", "fields", "now"]) { worker, f, w throws(ScoutError) in
@@ -98,7 +98,7 @@ extension Worker {
         let ids = try Worker.ids(f, maximum: Engine.maximumGetIds)
         let selection = try FieldSelection.read(f, kind: kind)
         let today = try today(f)
-        let found = try engine.get(kind: RecordKind(kind), ids: ids)
+        let found = try engine.get(kind: RecordKind(kind), ids: ids, user: try Worker.user(f))
         w.objectStart()
         w.key("results"); w.arrayStart()
         for h in found { if let h { writeHit(h, today: today, fields: selection, &w) } }

@@ -100,7 +100,7 @@ public final class Worker: Sendable {
     }
 
     private static let searchFields = ["kind", "near", "radius_m", "bbox", "within", "crs", "along", "distance_m", "from",
-                                       "sort", "after", "limit", "filter", "text", "words", "fields", "now", "explain"]
+                                       "sort", "after", "limit", "filter", "text", "words", "fields", "now", "explain", "user"]
 
     /// Every op the worker knows, in the order `docs/protocol.md` lists them.
     public static let operations: [Operation] = [
@@ -298,7 +298,13 @@ public final class Worker: Sendable {
         var parsed: [PointRecord] = []
         parsed.reserveCapacity(records.count)
         for (i, r) in records.enumerated() {
-            parsed.append(try PointRecord.from(json: r, defaultKind: defaultKind, path: "records[\(i)]"))
+            let record = try PointRecord.from(json: r, defaultKind: defaultKind, path: "records[\(i)]")
+            // A care entry's type, checked against the recommender's activities when the worker
+            // has them (the engine alone knows the care types only).
+            if record.kind == .care, let types = recommender?.logTypes, case .string(let word)? = record.fields.first(where: { $0.0 == "type" })?.1 {
+                _ = try types.read(word, path: "records[\(i)].type")
+            }
+            parsed.append(record)
         }
         let n = try engine.upsert(parsed)
         w.objectStart(); w.key("upserted"); w.int(n); w.objectEnd()
@@ -413,7 +419,7 @@ public final class Worker: Sendable {
         }
         var sort: SortOrder?
         if let s = try f.optionalString("sort") {
-            let orders = ["distance", "id", "name", "rating", "relevance"]
+            let orders = ["distance", "id", "name", "rating", "relevance", "newest"]
             guard let order = SortOrder(rawValue: s) else {
                 throw ScoutError(.invalidRequest, "unknown sort \"\(JSONReader.shown(s))\"\(Suggestions.hint(for: s, among: orders)); "
                                  + "sort is one of \(orders.joined(separator: ", "))", path: "sort")
@@ -432,7 +438,16 @@ public final class Worker: Sendable {
                             from: f.has("from") ? try location(f, "from", &places) : nil, sort: sort,
                             filter: try filter(f, kind: kind, &places), text: try f.optionalString("text"), after: after)
         q.words = try wordMatching(f)
+        q.user = try Worker.user(f)
         return q
+    }
+
+    /// `"user"`: the caller's user id, from the trusted backend (records that belong to users
+    /// are found by their owners and those they are shared with only); `nil` when not given.
+    static func user(_ f: RequestFields) throws(ScoutError) -> String? {
+        guard let u = try f.optionalString("user") else { return nil }
+        guard !u.isEmpty, u.utf8.count <= 256 else { throw ScoutError(.invalidRequest, "user must be a user id of 1-256 bytes", path: "user") }
+        return u
     }
 
     /// `"words"`: how many of the text's words a record must match, `most` (the default) or `all`.

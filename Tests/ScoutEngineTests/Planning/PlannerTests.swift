@@ -615,7 +615,8 @@ import Testing
         try e.upsert(dogs.map { try! PointRecord.from(json: $0.json, defaultKind: nil, path: "") })
         let text = #"{"available": true, "weight_kg": {"min": 5, "max": 25}}"#
         let filter = try RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today, breeds: Sample.catalog.breeds)
-        let typed = Self.typedDogs.filter { t in dogs.contains { $0.id == t.0.id } }
+        let ids = Set(dogs.map(\.id))
+        let typed = Self.typedDogs.filter { ids.contains($0.0.id) }
         func oracle(_ origin: GeoPoint, k: Int, patched: [String: Bool] = [:]) -> [String] {
             var found: [(id: String, d: Double)] = []
             for t in typed where patched[t.0.id] ?? filter.matches(t.1) {
