@@ -133,16 +133,17 @@ public final class Worker: Sendable {
         },
         Operation(name: "recommend_activities", isReadOnly: true,
                   fields: ["pet", "now", "timezone", "location", "home", "weather", "nearby", "busy", "waking_hours", "has_garden",
-                           "seed", "log", "feedback", "count", "mode", "weights"]) { worker, f, w throws(ScoutError) in
-            try worker.recommendActivities(f, &w)
+                           "seed", "log", "feedback", "count", "mode", "weights", "pet_id", "user"]) { worker, f, w throws(ScoutError) in
+            try worker.recommendActivities(try worker.withStoredPet(f, filling: ["pet", "log", "feedback"]), &w)
         },
-        Operation(name: "progress", isReadOnly: true, fields: ["pet", "now", "timezone", "location", "week_start", "log"]) {
-            worker, f, w throws(ScoutError) in try worker.progress(f, &w)
+        Operation(name: "progress", isReadOnly: true, fields: ["pet", "now", "timezone", "location", "week_start", "log", "pet_id", "user"]) {
+            worker, f, w throws(ScoutError) in try worker.progress(try worker.withStoredPet(f, filling: ["pet", "log"]), &w)
         },
         Operation(name: "schedule", isReadOnly: true,
-                  fields: ["timezone", "now", "reminders", "count", "waking_hours", "avoid_quiet_hours", "busy", "avoid_busy"]) {
+                  fields: ["timezone", "now", "reminders", "count", "waking_hours", "avoid_quiet_hours", "busy", "avoid_busy", "pet_id", "user"]) {
             worker, f, w throws(ScoutError) in
-            Schedule.compute(try ScheduleRequest.read(f.object, types: worker.recommender?.logTypes ?? .careTypes)).write(into: &w)
+            let request = try worker.withStoredPet(f, filling: ["reminders"])
+            Schedule.compute(try ScheduleRequest.read(request.object, types: worker.recommender?.logTypes ?? .careTypes)).write(into: &w)
         },
         Operation(name: "recommend_dogs", isReadOnly: true,
                   fields: ["from", "radius_m", "lover", "experience", "has_dog", "activity_level", "met", "limit", "filter", "weights",

@@ -52,11 +52,12 @@ import Testing
             records.append([("id", .string("care-\(c)")), ("kind", .string("care")), ("pet_id", .string(pet.id)),
                             ("type", .string(rng.pick(["walk", "feeding", "vet_visit", "fetch"]))),
                             ("start", .string("2026-11-\(10 + rng.int(0...15))T\(10 + rng.int(0...9)):00:00Z")),
-                            ("comment", .string(sentence())), ("logged_by", .string(rng.pick(pet.readers)))])
+                            ("comment", .string(sentence())), ("logged_by", .string(rng.pick(pet.readers)))]
+                           + (rng.chance(0.5) ? [("verdict", .string(rng.pick(["enjoyed", "neutral", "disliked"])))] : []))
         }
         for l in 0..<rng.int(2...6) {
-            records.append([("id", .string("list-\(l)")), ("kind", .string("list")), ("name", .string(sentence())), ("item_kind", .string("gym")),
-                            ("items", strings(["gym-\(l)", "gym-\(l + 1)"]))] + access([rng.pick(users)]))
+            records.append([("id", .string("list-\(l)")), ("kind", .string("list")), ("name", .string(sentence())),
+                            ("item_kind", .string(rng.pick(["gym", "animal"]))), ("items", strings(["gym-\(l)", "gym-\(l + 1)"]))] + access([rng.pick(users)]))
         }
         for p in 0..<rng.int(4...10) {
             var f: [(String, JSONValue)] = [("id", .string("program-\(p)")), ("kind", .string("program")), ("name", .string(sentence())),

@@ -52,6 +52,13 @@ import Testing
                 + #" "reliability": {"min": 4}, "care": {"min_count": 2}, "country": "IE"}"#,
              .lovers(.experience(.atLeast(3)), .activityLevel(.anyOf([4, 5])), .vetted, .otherPets(["dog"]), .reliability(ReviewMatch(means: 4...5)),
                      .care(ReviewMatch(minCount: 2)), .country(["IE"]))),
+            ("pet", #"{"species": ["pies", "kot"], "owner": ["u1", "u2"]}"#, .pets(.species(["dog", "cat"]), .owner(["u1", "u2"]))),
+            ("care", #"{"pet_id": ["pet-1", "pet-2", "pet-3"], "type": ["walk", "feeding"], "start": {"from": "2026-11-15T00:00:00Z","#
+                + #" "to": "2026-11-20T12:00:00Z"}, "logged_by": "u1", "verdict": ["enjoyed", "neutral"]}"#,
+             .careEntries(.pet(["pet-1", "pet-2", "pet-3"]), .type(["walk", "feeding"]),
+                          .start(try Instant.parse("2026-11-15T00:00:00Z", path: "").seconds ... Instant.parse("2026-11-20T12:00:00Z", path: "").seconds),
+                          .loggedBy(["u1"]), .verdict(["enjoyed", "neutral"]))),
+            ("list", #"{"owner": "u1", "item_kind": ["animal"]}"#, .lists(.owner(["u1"]), .itemKind(["animal"]))),
         ]
     }
 
@@ -83,8 +90,20 @@ import Testing
         var selective: [String: Int] = [:]
         let gyms = Engine(catalog: Self.catalog)
         try gyms.load(path: "\(Repository.data)/sample/gyms.jsonl")
+        // The users' own kinds have no sample file: a random world of them, every pet and
+        // list made public so that a listing without a user sees them all.
+        let own = try AccessTests.engine(AccessTests.world(seed: 1).map { r in
+            var r = r
+            if r.kind == .pet || r.kind == .list {
+                // Those it was shared with become owners (they logged some of its care).
+                let readers = r.fields.filter { $0.0 == "owners" || $0.0 == "shared_with" }.flatMap { $0.1.array ?? [] }
+                r.fields = r.fields.filter { !["owners", "visibility", "shared_with"].contains($0.0) }
+                    + [("owners", .array(readers)), ("visibility", .string("public"))]
+            }
+            return r
+        })
         for (kind, text, swift) in try Self.cases() {
-            let e = kind == "gym" ? gyms : CallsSample.engine
+            let e = kind == "gym" ? gyms : ["pet", "care", "list"].contains(kind) ? own : CallsSample.engine
             let total = try #require(e.stats().first { $0.kind == kind }).count
             let json = try JSONReader.parse(text)
             for (key, value) in json.members! {
