@@ -2,7 +2,8 @@
 """Crash test for `scout serve --state` (docs/operations.md#crash-test).
 
 Over and over: start the worker on a state directory, stream writes at full speed from one
-thread (single and batch upserts, removes, reviews, votes) while another reads the answers,
+thread (single and batch upserts, removes, reviews, votes, and the care log of two pets that
+two owners share) while another reads the answers,
 kill the worker with SIGKILL at a random moment (often in the middle of a compaction, since
 --compact-at is small), restart it, and check that
 
@@ -37,6 +38,13 @@ SPOTS = 400          # ids spot-0 … spot-399 of an untyped kind, upserted and 
 DOGS = 30            # the first dogs of the sample, reviewed
 GYMS = 30            # the first gyms of the sample, voted on
 POLICIES = ["always", "everysec", "no"]
+# Pets loaded at every start (a pet tracker's), whose care entries care-0 … care-199 the
+# stream logs, edits and removes; both owners log, and the entries are read back by owner.
+PETS = [{"id": "pet-rex", "kind": "pet", "name": "Rex", "species": "dog", "breed": "Beagle", "birth_date": "2021-04-02",
+         "owners": ["u-anna", "u-tom"]},
+        {"id": "pet-mia", "kind": "pet", "name": "Mia", "species": "kot", "birth_date": "2019-08-30", "owners": ["u-anna"],
+         "visibility": "shared", "shared_with": ["u-sitter"]}]
+CARE = 200
 
 
 def sample_ids(name, n):
@@ -67,9 +75,27 @@ class Writes:
             rec["lat"], rec["lon"] = lat, lon
         return rec
 
+    def care(self):
+        r = self.rng
+        self.counter += 1
+        pet = r.choice(PETS)
+        day, hour = r.randrange(1, 28), r.randrange(0, 24)
+        rec = {"id": f"care-{r.randrange(CARE)}", "kind": "care", "pet_id": pet["id"],
+               "type": r.choice(["feeding", "walk", "vet_visit", "medication", "fetch"]),
+               "start": f"2026-10-{day:02d}T{hour:02d}:{r.randrange(60):02d}:00Z", "minutes": r.randrange(0, 90),
+               "comment": r.choice(["ate half", "muddy walk", "jab done", "zjadł wszystko", "\"good\" dog", ""]) + f" #{self.counter}",
+               "logged_by": r.choice(pet["owners"] + pet.get("shared_with", []))}
+        if rec["type"] == "fetch" and r.random() < 0.7:
+            rec["verdict"] = r.choice(["enjoyed", "neutral", "disliked"])
+        return rec
+
     def next(self):
         r = self.rng
         k = r.random()
+        if k < 0.12:
+            return {"op": "upsert", "records": [self.care() for _ in range(r.choice([1, 1, 1, 5]))]}
+        if k < 0.15:
+            return {"op": "remove", "kind": "care", "ids": [f"care-{r.randrange(CARE)}" for _ in range(r.randrange(1, 4))]}
         if k < 0.35:
             return {"op": "upsert", "records": [self.spot()]}
         if k < 0.55:
@@ -87,10 +113,10 @@ def apply(model, w):
     op = w["op"]
     if op == "upsert":
         for rec in w["records"]:
-            model["spot"][rec["id"]] = {k: float(v) if k in ("lat", "lon") else v for k, v in rec.items() if k not in ("id", "kind")}
+            model[rec["kind"]][rec["id"]] = {k: float(v) if k in ("lat", "lon") else v for k, v in rec.items() if k not in ("id", "kind")}
     elif op == "remove":
         for i in w["ids"]:
-            model["spot"].pop(i, None)
+            model[w["kind"]].pop(i, None)
     elif op == "review":
         model["reviews"].setdefault(w["record"], {})[w["reviewer"]] = {"ratings": w["ratings"]}
     elif op == "vote":
@@ -102,11 +128,11 @@ def apply(model, w):
 
 
 def empty_model():
-    return {"spot": {}, "reviews": {}, "votes": {}}
+    return {"spot": {}, "care": {}, "reviews": {}, "votes": {}}
 
 
 def canonical(model):
-    return json.dumps({"spot": model["spot"], "reviews": {k: v for k, v in model["reviews"].items() if v},
+    return json.dumps({"spot": model["spot"], "care": model["care"], "reviews": {k: v for k, v in model["reviews"].items() if v},
                        "votes": {k: v for k, v in model["votes"].items() if v}}, sort_keys=True)
 
 
@@ -129,6 +155,14 @@ def observed(worker, dogs, gyms):
         if "lat" in r:
             rec["lat"], rec["lon"] = float(r["lat"]), float(r["lon"])
         model["spot"][r["id"]] = rec
+    # The care log as its owners read it: each pet's entries, newest first, by one of its readers.
+    for pet in PETS:
+        got = json.loads(ask(worker, {"op": "search", "kind": "care", "filter": {"pet_id": pet["id"]}, "sort": "newest",
+                                      "limit": CARE, "user": pet["owners"][-1]}))
+        if not got["ok"] and got["error"]["code"] == "not_found":
+            continue   # no care entry was ever written
+        for r in got["result"]["results"]:
+            model["care"][r["id"]] = r["fields"]
     for kind, ids, field, key in (("dog", dogs, "reviews_by", "reviews"), ("gym", gyms, "votes_by", "votes")):
         got = json.loads(ask(worker, {"op": "get", "kind": kind, "ids": ids}))
         for r in got["result"]["results"]:
@@ -142,6 +176,9 @@ def queries(dogs, gyms):
     """Read requests whose answers must match a worker that never crashed, byte for byte."""
     out = [{"op": "stats"},
            {"op": "search", "kind": "spot", "sort": "id", "limit": 1000},
+           {"op": "search", "kind": "care", "filter": {"pet_id": "pet-rex"}, "sort": "newest", "limit": 50, "user": "u-tom"},
+           {"op": "search", "kind": "care", "text": "walk", "limit": 20, "user": "u-sitter"},
+           {"op": "search", "kind": "care", "limit": 20, "user": "u-stranger"},
            {"op": "get", "kind": "dog", "ids": dogs}, {"op": "get", "kind": "gym", "ids": gyms}]
     for lat, lon in ((0, 179.9), (89.9, 0), (-89.9, 10), (51.1, 17.0), (0, -180)):
         out.append({"op": "nearest", "kind": "spot", "from": {"lat": lat, "lon": lon}, "k": 10})
@@ -169,7 +206,10 @@ def main():
             if i == 1000:
                 break
             dst.write(line)
-    catalogue = ["--data", DATA, "--load", seed_dogs, "--load", os.path.join(DATA, "sample", "gyms.jsonl")]
+    pets = os.path.join(work, "pets.jsonl")
+    with open(pets, "w") as f:
+        f.writelines(json.dumps(p) + "\n" for p in PETS)
+    catalogue = ["--data", DATA, "--load", seed_dogs, "--load", os.path.join(DATA, "sample", "gyms.jsonl"), "--load", pets]
     # The worker that never crashes: same catalogue, no state, fed the writes that survived.
     reference = Serve(args.scout, catalogue, label="crash_test")
     stream = Writes(args.seed, dogs, gyms)
