@@ -40,10 +40,12 @@ public final class Program: Sendable {
         public let reps: Int?
         /// Seconds per set for a timed exercise, else `nil`.
         public let seconds: Int?
+        /// How to do it, in the author's words ("" when not given).
+        public let instructions: String
 
         /// Creates an exercise from checked values.
-        package init(name: String, sets: Int, reps: Int?, seconds: Int?) {
-            self.name = name; self.sets = sets; self.reps = reps; self.seconds = seconds
+        package init(name: String, sets: Int, reps: Int?, seconds: Int?, instructions: String = "") {
+            self.name = name; self.sets = sets; self.reps = reps; self.seconds = seconds; self.instructions = instructions
         }
     }
     /// Name, description and the author's user id.
@@ -52,6 +54,8 @@ public final class Program: Sendable {
     public let goal: String, level: String
     /// Length in weeks (1–104) and training days a week (1–7).
     public let weeks: Int, daysPerWeek: Int
+    /// How long one session takes, in minutes (5–300), when the author says.
+    public let sessionMinutes: Int?
     /// The exercises, in order.
     public let exercises: [Exercise]
     /// Votes: loaded plus the voters' own.
@@ -62,10 +66,10 @@ public final class Program: Sendable {
 
     /// Creates a program from checked values.
     public init(name: String, description: String, author: String, goal: String, level: String, weeks: Int, daysPerWeek: Int,
-                exercises: [Exercise], upVotes: Int, downVotes: Int, access: RecordAccess? = nil) {
+                exercises: [Exercise], upVotes: Int, downVotes: Int, sessionMinutes: Int? = nil, access: RecordAccess? = nil) {
         self.name = name; self.description = description; self.author = author; self.goal = goal; self.level = level
         self.weeks = weeks; self.daysPerWeek = daysPerWeek; self.exercises = exercises; self.upVotes = upVotes; self.downVotes = downVotes
-        self.access = access
+        self.sessionMinutes = sessionMinutes; self.access = access
     }
 }
 

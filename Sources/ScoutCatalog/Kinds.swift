@@ -226,7 +226,7 @@ public struct KindDefinition: Sendable {
             reviewCriteria: [], takesVotes: true, isRated: true,
             filterFields: ["goal", "level", "weeks", "days_per_week", "author", "rating", "votes_up"], rangeFields: [],
             hidesLocation: false,
-            recordFields: ["name", "goal", "level", "weeks", "days_per_week", "description", "exercises", "author", "votes"] + feedback
+            recordFields: ["name", "goal", "level", "weeks", "days_per_week", "session_minutes", "description", "exercises", "author", "votes"] + feedback
                 + accessFields,
             access: .owned(required: false)),
         KindDefinition(

@@ -53,13 +53,14 @@ extension Program {
         guard !list.isEmpty else { throw ScoutError(.invalidRequest, "exercises must list at least one exercise", path: f.at("exercises")) }
         for (i, v) in list.enumerated() {
             let e = try FieldReader(v, path: f.at("exercises[\(i)]"))
-            try e.checkKnown(["name", "sets", "reps", "seconds"])
+            try e.checkKnown(["name", "sets", "reps", "seconds", "instructions"])
             let reps = e["reps"] == nil ? nil : try e.integer("reps", in: 1...1000)
             let seconds = e["seconds"] == nil ? nil : try e.integer("seconds", in: 1...36_000)
             guard (reps == nil) != (seconds == nil) else {
                 throw ScoutError(.invalidRequest, "an exercise has either reps or seconds", path: e.path)
             }
-            exercises.append(Exercise(name: try e.string("name", maxBytes: 128), sets: try e.integer("sets", in: 1...20), reps: reps, seconds: seconds))
+            exercises.append(Exercise(name: try e.string("name", maxBytes: 128), sets: try e.integer("sets", in: 1...20), reps: reps, seconds: seconds,
+                                      instructions: try e.optionalString("instructions", maxBytes: 2048) ?? ""))
         }
         let votes = try f.object("votes")
         let voted = try Reviews.votes(f)
@@ -69,6 +70,7 @@ extension Program {
             weeks: try f.integer("weeks", in: 1...104), daysPerWeek: try f.integer("days_per_week", in: 1...7), exercises: exercises,
             upVotes: (try votes?.integer("up", in: 0...1_000_000_000, default: 0) ?? 0) + voted.up,
             downVotes: (try votes?.integer("down", in: 0...1_000_000_000, default: 0) ?? 0) + voted.down,
+            sessionMinutes: f["session_minutes"] == nil ? nil : try f.integer("session_minutes", in: 5...300),
             access: try RecordAccess.read(f, required: false))
     }
 }

@@ -17,8 +17,10 @@ enum FieldSelection: Sendable, Equatable {
     /// Most names a list may hold.
     static let maximumNames = 256
 
-    /// Reads `fields`: `true`, `false` or a list of field names. For typed kinds a name no
-    /// record of the kind can have is an error naming the closest (`"nmae"` → `"name"`).
+    /// Reads `fields`: `true`, `false` or a list of field names. A record may carry fields of
+    /// its own besides its kind's (a shelter's `logo`), so any name is taken, except, for
+    /// typed kinds, a misspelling of one of the kind's fields: an error naming the closest
+    /// (`"nmae"` → `"name"`).
     static func read(_ f: RequestFields, kind: String?) throws(ScoutError) -> FieldSelection {
         guard let v = f.reader["fields"] else { return .all }
         switch v {
@@ -31,7 +33,7 @@ enum FieldSelection: Sendable, Equatable {
                 guard let name = item.string, !name.isEmpty, name.utf8.count <= 256 else {
                     throw ScoutError(.invalidRequest, "fields lists field names (strings)", path: "fields[\(i)]")
                 }
-                if let known, !known.contains(name) {
+                if let known, !known.contains(name), !Suggestions.closest(to: name, among: known).isEmpty {
                     throw FieldReader.unknownField(name, known: known, path: "fields[\(i)]", what: "\(kind ?? "") field")
                 }
                 names.insert(name)

@@ -381,6 +381,35 @@ extension Worker {
         w.arrayEnd()
     }
 
+    /// `activities`: the catalogue's activities by id (`ids`, at most 1,000), with how to do
+    /// them and their benefits (the recommender app's debrief), and the ids it does not have.
+    func activities(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
+        let r = try requireRecommender()
+        let ids = try Worker.ids(f, maximum: Engine.maximumGetIds)
+        w.objectStart()
+        w.key("catalogue_version"); w.string(r.catalog.version)
+        w.key("results"); w.arrayStart()
+        for id in ids {
+            guard let a = r.catalog.activity(id: id) else { continue }
+            w.objectStart()
+            w.key("activity"); w.string(a.id)
+            w.key("name"); w.string(a.name)
+            w.key("species"); w.arrayStart(); for s in a.species.map(\.rawValue).sorted() { w.string(s) }; w.arrayEnd()
+            w.key("category"); w.string(a.category.rawValue)
+            w.key("setting"); w.string(a.setting.rawValue)
+            w.key("intensity"); w.int(a.intensity)
+            w.key("minutes"); w.int(a.minutes)
+            w.key("how"); w.string(a.how)
+            w.key("benefits"); w.arrayStart(); for b in a.benefits { w.string(b) }; w.arrayEnd()
+            w.objectEnd()
+        }
+        w.arrayEnd()
+        w.key("missing"); w.arrayStart()
+        for id in ids where r.catalog.activity(id: id) == nil { w.string(id) }
+        w.arrayEnd()
+        w.objectEnd()
+    }
+
     private func writeRecommendations(_ list: [ActivityRecommendation], _ w: inout JSONWriter) {
         w.arrayStart()
         for rec in list {

@@ -136,6 +136,7 @@ public final class Worker: Sendable {
                            "seed", "log", "feedback", "count", "mode", "weights", "pet_id", "user"]) { worker, f, w throws(ScoutError) in
             try worker.recommendActivities(try worker.withStoredPet(f, filling: ["pet", "log", "feedback"]), &w)
         },
+        Operation(name: "activities", isReadOnly: true, fields: ["ids"]) { worker, f, w throws(ScoutError) in try worker.activities(f, &w) },
         Operation(name: "progress", isReadOnly: true, fields: ["pet", "now", "timezone", "location", "week_start", "log", "pet_id", "user"]) {
             worker, f, w throws(ScoutError) in try worker.progress(try worker.withStoredPet(f, filling: ["pet", "log"]), &w)
         },
