@@ -158,11 +158,16 @@ public struct RecommendationContext: Sendable {
     public var nearby: Set<String>?
     /// Whether the pet's home has a garden.
     public var hasGarden: Bool
+    /// The owner allows outdoor activities after dark (the app's setting): the `dark` rule
+    /// then leaves out only the activities that need daylight, which the `needs_daylight`
+    /// rule keeps out anyway; every other rule holds as without it.
+    public var allowsAfterDark: Bool
 
-    /// Creates a context. Defaults: at home, no calendar, waking 07:00–22:00, a garden.
+    /// Creates a context. Defaults: at home, no calendar, waking 07:00–22:00, a garden, no
+    /// outdoor activity after dark.
     public init(now: Instant, zone: Zone? = nil, location: GeoPoint, home: (point: GeoPoint, radiusM: Double)? = nil,
                 weather: Weather, forecast: [(at: Instant, weather: Weather)] = [], busy: [BusyInterval] = [],
-                wakingHours: WakingHours = .standard, nearby: Set<String>? = nil, hasGarden: Bool = true) {
+                wakingHours: WakingHours = .standard, nearby: Set<String>? = nil, hasGarden: Bool = true, allowsAfterDark: Bool = false) {
         self.now = now
         self.zone = zone
         self.location = location
@@ -173,6 +178,7 @@ public struct RecommendationContext: Sendable {
         self.wakingHours = wakingHours
         self.nearby = nearby
         self.hasGarden = hasGarden
+        self.allowsAfterDark = allowsAfterDark
     }
 
     /// The UTC offset of the local clock at `t`, seconds.

@@ -212,7 +212,7 @@ struct RuleBook {
             if broke(.tooCold, "\(RuleBook.degrees(cold)): too cold\(why) (limit \(RuleBook.degrees(range.min)))", explain, &out) { return false }
         }
         let light0 = daylight(start), light1 = daylight(end)
-        if light0 == .dark || light1 == .dark {
+        if (light0 == .dark || light1 == .dark) && !(context.allowsAfterDark && !a.needsDaylight) {
             if broke(.dark, light0 == .dark ? "dark outside" : "dark by \(context.clock(end))", explain, &out) { return false }
         } else if a.needsDaylight && (light0 != .day || light1 != .day),
                   broke(.needsDaylight, light0 != .day ? "needs daylight: the sun is down" : "needs daylight: the sun sets before \(context.clock(end))",

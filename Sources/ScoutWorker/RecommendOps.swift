@@ -69,7 +69,7 @@ extension Worker {
         let context = RecommendationContext(
             now: now, zone: zone, location: here, home: home, weather: try Weather.read(weatherReader), forecast: forecast,
             busy: try BusyInterval.readList(body, key: "busy"), wakingHours: try WakingHours.read(body, key: "waking_hours"),
-            nearby: nearby, hasGarden: try body.bool("has_garden", default: true))
+            nearby: nearby, hasGarden: try body.bool("has_garden", default: true), allowsAfterDark: try body.bool("after_dark", default: false))
         var seed: UInt64?
         if body["seed"] != nil { seed = UInt64(try body.integer("seed", in: 0...(1 << 53))) }
         let request = ActivityRequest(

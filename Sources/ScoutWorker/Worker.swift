@@ -132,7 +132,7 @@ public final class Worker: Sendable {
             worker.writeBreed(b, given: TextFolding.fold(name) == TextFolding.fold(b.name) ? nil : name, &w)
         },
         Operation(name: "recommend_activities", isReadOnly: true,
-                  fields: ["pet", "now", "timezone", "location", "home", "weather", "nearby", "busy", "waking_hours", "has_garden",
+                  fields: ["pet", "now", "timezone", "location", "home", "weather", "nearby", "busy", "waking_hours", "has_garden", "after_dark",
                            "seed", "log", "feedback", "count", "mode", "weights", "pet_id", "user"]) { worker, f, w throws(ScoutError) in
             try worker.recommendActivities(try worker.withStoredPet(f, filling: ["pet", "log", "feedback"]), &w)
         },

@@ -247,6 +247,7 @@ struct Situation: Sendable {
     var waking: (start: Int, end: Int) = (7 * 60, 22 * 60)
     var nearby: Set<String>?
     var hasGarden = true
+    var afterDark = false
 
     /// The offset `now` is written with: the zone's at `now`.
     var nowOffset: Int32 { Clock.offset(place.zone, now) }
@@ -272,7 +273,7 @@ struct Situation: Sendable {
             forecast: forecast.map { (at: Instant(seconds: $0.at), weather: $0.sky.weather) },
             busy: busy.map { BusyInterval(start: Instant(seconds: $0.0), end: Instant(seconds: $0.1)) },
             wakingHours: WakingHours(startMinute: waking.start, endMinute: waking.end)!,
-            nearby: nearby, hasGarden: hasGarden)
+            nearby: nearby, hasGarden: hasGarden, allowsAfterDark: afterDark)
     }
 
     func request(count: Int = 2, mode: ActivityRequest.Mode = .explore, seed: UInt64? = 1, log: [LogEntry] = [],
@@ -287,7 +288,7 @@ struct Situation: Sendable {
         return "\(who) born \(birth) \(weightKg.map { String(format: "%.1f kg", $0) } ?? "") \(conditions.map(\.rawValue).sorted()) "
             + "at \(place.name) \(Instant(seconds: now, utcOffsetSeconds: nowOffset)) zone:\(useZone) \(sky) "
             + "forecast:[\(f)] busy:[\(b)] waking:\(waking.start)-\(waking.end) away:\(home.map { "\($0.radiusM)m" } ?? "-") "
-            + "nearby:\(nearby.map { $0.sorted().joined(separator: ",") } ?? "all") garden:\(hasGarden)"
+            + "nearby:\(nearby.map { $0.sorted().joined(separator: ",") } ?? "all") garden:\(hasGarden) after_dark:\(afterDark)"
     }
 }
 
@@ -547,8 +548,10 @@ final class RuleOracle {
             let hi = a.tMax + hotDelta
             if a.tMin + coldDelta > hi && cold >= hi && hot <= hi { v.crossedLimits = true }
         }
+        // After dark only with the owner's opt-in, and never for what needs daylight.
         let e = min(apparentElevation(t), apparentElevation(end))
-        if e < -6 - RuleOracle.darkTolerance {
+        if s.afterDark && !a.needsDaylight {
+        } else if e < -6 - RuleOracle.darkTolerance {
             v.outdoor |= Rule.dark.bit
         } else if e < -6 + RuleOracle.darkTolerance {
             v.uncertain |= Rule.dark.bit

@@ -259,6 +259,19 @@ import Testing
         #expect(ans.daylight == .dark)
     }
 
+    @Test func withTheOwnersAfterDarkOptInOnlyDaylightActivitiesStayIn() throws {
+        var s = Situation.at(.dublin, 2026, 12, 21, 17, 30, sky: Sky(temperatureC: 8))
+        s.afterDark = true
+        let ans = s.all()
+        var outdoorOffered = 0
+        for a in Fixture.recommender.catalog.activities(for: .dog) where a.setting == .outdoor && a.ages.contains(.adult) {
+            // What needs daylight stays out, as without the opt-in; nothing else is out for the dark.
+            #expect(a.needsDaylight == ans.codes(a.id).contains("dark"), "\(a.id): \(ans.codes(a.id))")
+            if ans.exclusion(a.id) == nil { outdoorOffered += 1 }
+        }
+        #expect(outdoorOffered > 0, "some outdoor activity is eligible after dark with the opt-in")
+    }
+
     @Test func inDecemberTwilightShortSessionsGoOutButDaylightOnesDoNot() throws {
         // Dublin, 21 December 2026, 16:20: after sunset (16:08), before civil dusk (≈16:51).
         let s = Situation.at(.dublin, 2026, 12, 21, 16, 20, sky: Sky(temperatureC: 8))

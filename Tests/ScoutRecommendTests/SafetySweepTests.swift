@@ -13,7 +13,8 @@ import Testing
 /// (`scripts/test_full.sh`), a quarter of them (the first seeds of each part) in the test command (every breed row and the other
 /// species; −20…40 °C, 0…10 mm/h, every sky, wind to 100 km/h; every local hour; a year of
 /// dates; nine places from the equator to 89° N and on lon 179.9; puppies, adults, seniors;
-/// conditions, away from home, calendars, custom waking hours, forecasts that turn), each
+/// conditions, away from home, calendars, custom waking hours, forecasts that turn, a quarter
+/// with the owner's after-dark opt-in), each
 /// judged by ``RuleOracle`` (docs/recommender.md and the data files, not the module's rules).
 ///
 /// Every case is `SplitMix64(seed: part × 1,000,000 + i)`: a failure names its seed and the
@@ -138,6 +139,7 @@ import Testing
         }
         if rng.chance(0.25) { s.nearby = Set(places.filter { _ in rng.chance(0.5) }) }
         s.hasGarden = rng.chance(0.85)
+        s.afterDark = rng.chance(0.25)
 
         var c = Case(situation: s, count: rng.chance(0.5) ? 2 : rng.int(1...4), mode: rng.chance(0.7) ? .explore : .best,
                      seed: rng.next(), log: [], feedback: [])

@@ -220,6 +220,10 @@ import Testing
             for field in op.fields { #expect(doc.contains("`\(field)`") || doc.contains("\"\(field)\""), "\(op.name).\(field) is undocumented") }
         }
         #expect(Set(Worker.operations.filter { !$0.isReadOnly }.map(\.name)) == ["load", "upsert", "remove", "patch", "review", "vote"])
+        // The op table at the top lists every op, in the worker's order, its writes marked.
+        let rows = doc.split(separator: "\n").filter { $0.hasPrefix("| `") && $0.split(separator: "|").count == 3 }
+        #expect(rows.map { String($0.split(separator: "`")[1]) } == Worker.operationNames)
+        #expect(rows.map { $0.contains("| yes |") } == Worker.operations.map { !$0.isReadOnly })
         #expect(Worker.operationNames.count == Set(Worker.operationNames).count)
     }
 
