@@ -104,7 +104,8 @@ class Writes:
             return {"op": "remove", "kind": "spot", "ids": [f"spot-{r.randrange(SPOTS)}" for _ in range(r.randrange(1, 6))]}
         if k < 0.85:
             return {"op": "review", "kind": "dog", "record": r.choice(self.dogs), "reviewer": f"lover-{r.randrange(6)}",
-                    "ratings": {"temperament": r.randrange(1, 6)}}
+                    "ratings": {"temperament": r.randrange(1, 6), "excitability": r.randrange(1, 6),
+                                                                               "experience_needed": r.randrange(1, 6)}}
         return {"op": "vote", "kind": "gym", "record": r.choice(self.gyms), "voter": f"v{r.randrange(6)}", "value": r.choice([-1, 0, 1])}
 
 

@@ -80,7 +80,7 @@ extension Engine {
     /// change atomically with it and show in the next read.
     ///
     /// Criteria per kind: ``Reviews/criteria(kind:)`` (dogs: temperament, excitability,
-    /// experience_needed; dog lovers: reliability, care).
+    /// experience_needed; dog lovers: reliability, care); a review rates every one of them.
     public func review(kind typed: RecordKind, record id: String, reviewer: String, ratings: [(criterion: String, stars: Int)],
                        text: String = "") throws(ScoutError) -> FeedbackOutcome {
         let kind = typed.name
@@ -98,6 +98,10 @@ extension Engine {
             guard (1...5).contains(r.stars) else { throw ScoutError(.invalidRequest, "stars must be a whole number from 1 to 5", path: "ratings.\(r.criterion)") }
         }
         guard Set(ratings.map(\.criterion)).count == ratings.count else { throw ScoutError(.invalidRequest, "a criterion is rated twice", path: "ratings") }
+        if let missing = criteria.first(where: { c in !ratings.contains { $0.criterion == c } }) {
+            throw ScoutError(.invalidRequest, "a review of a \(kind) rates every criterion (\(criteria.joined(separator: ", "))): \(missing) is missing",
+                             path: "ratings.\(missing)")
+        }
         guard text.utf8.count <= Reviews.maximumTextBytes else {
             throw ScoutError(.limitExceeded, "text may be at most \(Reviews.maximumTextBytes) bytes", path: "text")
         }

@@ -845,7 +845,7 @@ struct RandomFilter {
             if review {
                 let kind = rng.chance(0.5) ? "lover" : "dog"
                 let criteria = kind == "lover" ? ["reliability", "care"] : ["temperament", "excitability", "experience_needed"]
-                let rated = Array(criteria.shuffled(using: &rng).prefix(rng.int(1...criteria.count)))
+                let rated = criteria.shuffled(using: &rng)   // every criterion, in any order
                 return FeedbackOp(kind: kind, record: rng.pick(CatalogCallsTests.ids(kind: kind)), participant: participant,
                                   ratings: rated.map { ($0, rng.int(1...5)) }, text: rng.pick(["", "", "Lovely.", "Late twice; kind to my dog."]), value: 0)
             }
@@ -1047,7 +1047,7 @@ struct RandomFilter {
         let e = try Self.feedbackEngine()
         var model = FeedbackModel()
         let lover = Self.ids(kind: "lover")[0], dog = Self.ids(kind: "dog")[0], program = Self.ids(kind: "program")[0]
-        for op in [FeedbackOp(kind: "lover", record: lover, participant: "a", ratings: [("care", 4)], text: "ok", value: 0),
+        for op in [FeedbackOp(kind: "lover", record: lover, participant: "a", ratings: [("care", 4), ("reliability", 3)], text: "ok", value: 0),
                    FeedbackOp(kind: "program", record: program, participant: "a", ratings: [], text: "", value: 1)] {
             _ = model.apply(op)
             _ = try op.apply(e)
@@ -1058,13 +1058,15 @@ struct RandomFilter {
                 #expect(error.code == code && error.path == path, "\(error)")
             } catch { Issue.record("\(error)") }
         }
-        fails(.notFound, "record") { _ = try e.review(kind: "lover", record: "lover-99999", reviewer: "a", ratings: [("care", 5)]) }
+        fails(.notFound, "record") { _ = try e.review(kind: "lover", record: "lover-99999", reviewer: "a", ratings: [("care", 5), ("reliability", 5)]) }
         fails(.notFound, "record") { _ = try e.vote(kind: "program", record: "program-9999", voter: "a", value: 1) }
         fails(.notFound, "record") { _ = try e.vote(kind: "program", record: "program-9999", voter: "a", value: 0) }
         fails(.notFound, "record") { try e.patch(kind: "lover", record: "lover-99999", set: [("vetted", .bool(true))]) }
-        fails(.invalidRequest, "ratings.reliabilty") { _ = try e.review(kind: "lover", record: lover, reviewer: "b", ratings: [("reliabilty", 5)]) }
-        fails(.invalidRequest, "ratings.care") { _ = try e.review(kind: "lover", record: lover, reviewer: "b", ratings: [("care", 6)]) }
-        fails(.invalidRequest, "ratings.care") { _ = try e.review(kind: "lover", record: lover, reviewer: "a", ratings: [("care", 0)]) }
+        fails(.invalidRequest, "ratings.reliabilty") { _ = try e.review(kind: "lover", record: lover, reviewer: "b", ratings: [("reliabilty", 5), ("care", 5)]) }
+        fails(.invalidRequest, "ratings.care") { _ = try e.review(kind: "lover", record: lover, reviewer: "b", ratings: [("care", 6), ("reliability", 5)]) }
+        fails(.invalidRequest, "ratings.care") { _ = try e.review(kind: "lover", record: lover, reviewer: "a", ratings: [("care", 0), ("reliability", 5)]) }
+        // A review rates every criterion of its kind.
+        fails(.invalidRequest, "ratings.care") { _ = try e.review(kind: "lover", record: lover, reviewer: "a", ratings: [("reliability", 5)]) }
         fails(.invalidRequest, "value") { _ = try e.vote(kind: "program", record: program, voter: "a", value: 2) }
         fails(.invalidRequest, "kind") { _ = try e.vote(kind: "lover", record: lover, voter: "a", value: 1) }
         fails(.invalidRequest, "kind") { _ = try e.review(kind: "program", record: program, reviewer: "a", ratings: [("care", 3)]) }
@@ -1088,7 +1090,7 @@ struct RandomFilter {
         let id = Self.ids(kind: "dog")[0], raw = Self.feedbackRaw[id]!
         let home = GeoPoint(lat: S.number(raw, "lat")!, lon: S.number(raw, "lon")!)
         let cell = LocationPrivacy.approximate.shown(home, kind: "dog")
-        _ = try e.review(kind: "dog", record: id, reviewer: "r", ratings: [("temperament", 5)])
+        _ = try e.review(kind: "dog", record: id, reviewer: "r", ratings: [("temperament", 5), ("excitability", 2), ("experience_needed", 3)])
         #expect(try e.get(kind: "dog", ids: [id])[0]?.point == cell)
         let patched = try e.patch(kind: "dog", record: id, set: [("available", .bool(false))])
         #expect(patched.point == cell && patched.isApproximate)
@@ -1171,7 +1173,7 @@ struct RandomFilter {
             (0..<400).map { i in
                 let participant = "\(review ? "r" : "v")\(rng.int(0...29))"
                 if review {
-                    let rated = Array(["reliability", "care"].shuffled(using: &rng).prefix(rng.int(1...2)))
+                    let rated = ["reliability", "care"].shuffled(using: &rng)
                     return FeedbackOp(kind: "lover", record: rng.pick(lovers), participant: participant, ratings: rated.map { ($0, rng.int(1...5)) },
                                       text: i % 3 == 0 ? "" : "note \(i % 7)", value: 0)
                 }

@@ -21,7 +21,7 @@ import Testing
         var reviewed: FeedbackOutcome?
         if let dog = near.hits.first, let profile = try engine.get(kind: "dog", ids: [dog.id])[0] {
             reviewed = try engine.review(kind: "dog", record: profile.id, reviewer: "lover-00042",
-                                         ratings: [(criterion: "temperament", stars: 5)], text: "Gentle with my old spaniel.")
+                                         ratings: [("temperament", 5), ("excitability", 2), ("experience_needed", 2)], text: "Gentle with my old spaniel.")
         }
         let lovers = try engine.search(SearchQuery(kind: "lover", area: nil, limit: 10, sort: .rating))
         // --- checks ---
@@ -35,7 +35,7 @@ import Testing
         #expect(!outcome.replaced && outcome.changed)
         // A retry counts once.
         let again = try engine.review(kind: "dog", record: near.hits[0].id, reviewer: "lover-00042",
-                                      ratings: [(criterion: "temperament", stars: 5)], text: "Gentle with my old spaniel.")
+                                      ratings: [("temperament", 5), ("excitability", 2), ("experience_needed", 2)], text: "Gentle with my old spaniel.")
         #expect(again.replaced && !again.changed)
         #expect(lovers.total == 2000 && lovers.hits.count == 10)
         let ratings = lovers.hits.map { $0.rating! }

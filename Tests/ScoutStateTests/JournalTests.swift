@@ -84,7 +84,7 @@ import Testing
             switch self {
             case .upsert(let r): _ = try? e.upsert(r)
             case .remove(let k, let ids): _ = try? e.remove(kind: RecordKind(k), ids: ids)
-            case .review(let d, let r, let s): _ = try? e.review(kind: "dog", record: d, reviewer: r, ratings: [("temperament", s)])
+            case .review(let d, let r, let s): _ = try? e.review(kind: "dog", record: d, reviewer: r, ratings: [("temperament", s), ("excitability", 6 - s), ("experience_needed", 3)])
             case .vote(let g, let v, let x): _ = try? e.vote(kind: "gym", record: g, voter: v, value: x)
             case .patch(let l, let n): _ = try? e.patch(kind: "lover", record: l, set: [("name", .string(n))])
             }
@@ -198,7 +198,7 @@ import Testing
         let before = opened.journal.counters.appended
         // A dog without a breed's valid weight, a review of a missing record, a removal of nothing.
         #expect(throws: ScoutError.self) { try opened.engine.upsert([PointRecord(id: "x", kind: "dog", point: GeoPoint(lat: 1, lon: 1), fields: [("weight_kg", .string("heavy"))])]) }
-        #expect(throws: ScoutError.self) { _ = try opened.engine.review(kind: "dog", record: "nobody", reviewer: "r", ratings: [("temperament", 3)]) }
+        #expect(throws: ScoutError.self) { _ = try opened.engine.review(kind: "dog", record: "nobody", reviewer: "r", ratings: [("temperament", 3), ("excitability", 3), ("experience_needed", 3)]) }
         #expect(try opened.engine.remove(kind: "gym", ids: ["no-such-gym"]) == 0)
         #expect(opened.journal.counters.appended == before)
         opened.journal.close()

@@ -191,10 +191,11 @@ import Testing
         let dog = O.object(Self.dogs.lines[3])["id"] as! String
         let cases: [(request: String, code: String, path: String)] = [
             (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temprament":5}}"#, "invalid_request", "ratings.temprament"),
-            (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temperament":6}}"#, "invalid_request", "ratings.temperament"),
-            (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temperament":0}}"#, "invalid_request", "ratings.temperament"),
-            (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temperament":4.5}}"#, "invalid_request", "ratings.temperament"),
+            (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temperament":6,"excitability":2,"experience_needed":2}}"#, "invalid_request", "ratings.temperament"),
+            (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temperament":0,"excitability":2,"experience_needed":2}}"#, "invalid_request", "ratings.temperament"),
+            (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temperament":4.5,"excitability":2,"experience_needed":2}}"#, "invalid_request", "ratings.temperament"),
             (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{}}"#, "invalid_request", "ratings"),
+            (#"{"op":"review","kind":"dog","record":"\#(dog)","reviewer":"x","ratings":{"temperament":3,"experience_needed":2}}"#, "invalid_request", "ratings.excitability"),
             (#"{"op":"review","kind":"dog","record":"\#(dog)","ratings":{"temperament":3}}"#, "invalid_request", "reviewer"),
             (#"{"op":"vote","kind":"program","record":"program-0001","voter":"x","value":2}"#, "invalid_request", "value"),
             (#"{"op":"vote","kind":"program","record":"program-0001","voter":"x","value":-2}"#, "invalid_request", "value"),
@@ -212,7 +213,7 @@ import Testing
             (#"{"op":"review","kind":"shelter","record":"shelter-0001","reviewer":"x","ratings":{"care":3}}"#, "invalid_request", "kind"),
             (#"{"op":"vote","kind":"dog","record":"\#(dog)","voter":"x","value":1}"#, "invalid_request", "kind"),
             (#"{"op":"vote","kind":"lover","record":"lover-00001","voter":"x","value":1}"#, "invalid_request", "kind"),
-            (#"{"op":"review","kind":"lover","record":"lover-99999","reviewer":"x","ratings":{"care":3}}"#, "not_found", "record"),
+            (#"{"op":"review","kind":"lover","record":"lover-99999","reviewer":"x","ratings":{"care":3,"reliability":3}}"#, "not_found", "record"),
             (#"{"op":"vote","kind":"program","record":"program-9999","voter":"x","value":1}"#, "not_found", "record"),
             (#"{"op":"patch","kind":"program","record":"program-9999","set":{"weeks":3}}"#, "not_found", "record"),
             (#"{"op":"get","kind":"gym","ids":["gym-00001"]}"#, "not_found", "kind"),

@@ -20,7 +20,7 @@ for hit in near.hits { print("dog", hit.id, hit.distance!) }        // approxima
 // Open one dog's profile, and leave a review (a retry replaces it, never counts twice).
 if let dog = near.hits.first, let profile = try engine.get(kind: "dog", ids: [dog.id])[0] {
     let outcome = try engine.review(kind: "dog", record: profile.id, reviewer: "lover-00042",
-                                    ratings: [(criterion: "temperament", stars: 5)], text: "Gentle with my old spaniel.")
+                                    ratings: [("temperament", 5), ("excitability", 2), ("experience_needed", 2)], text: "Gentle with my old spaniel.")
     print("reviewed", profile.id, "replaced:", outcome.replaced)
 }
 
