@@ -151,7 +151,7 @@ public enum FilterKey: Sendable, Hashable {
         case (.dog(let d), "breed"):
             let a = d.breed.foldedName, b = d.foldedBreedName
             return a == b ? [a] : [a, b]
-        case (.dog(let d), "owner_id"): return [d.ownerID]
+        case (.dog(let d), "owner_id"): return d.ownerID.map { [$0] } ?? []
         case (.animal(let a), "shelter_id"): return [a.shelterID]
         case (.animal(let a), "species"): return [a.animal.species]
         default: return []
@@ -220,8 +220,8 @@ public struct FilterRange: Sendable, Hashable {
     /// (or a review mean without ratings).
     public static func value(of record: CatalogRecord, field: String) -> Double {
         switch (record, field) {
-        case (.dog(let d), "weight_kg"): d.weightKg
-        case (.dog(let d), "owner_experience"): Double(d.ownerExperience)
+        case (.dog(let d), "weight_kg"): d.weightKg ?? .nan
+        case (.dog(let d), "owner_experience"): d.ownerExperience.map(Double.init) ?? .nan
         case (.dog(let d), "available"): d.available ? 1 : 0
         case (.dog(let d), "birth_day"): Double(d.birthDate.daysSinceEpoch)
         case (.dog(let d), "experience_needed_estimate"): d.experienceNeededEstimate

@@ -126,13 +126,13 @@ public enum DogCondition: Sendable, Hashable {
     @inline(__always) public func matches(_ d: Dog) -> Bool {
         switch self {
         case .breed(let names): names.contains(d.breed.foldedName) || names.contains(d.foldedBreedName)
-        case .size(let sizes): sizes.contains(d.sizeClass)
+        case .size(let sizes): d.sizeClass.map(sizes.contains) ?? false
         case .sex(let sexes): sexes.contains(d.sex)
         case .ageYears(let m, let today): m.matches(d.ageYears(on: today))
-        case .weightKg(let m): m.matches(d.weightKg)
+        case .weightKg(let m): d.weightKg.map(m.matches) ?? false
         case .available(let want): d.available == want
-        case .owner(let ids): ids.contains(d.ownerID)
-        case .ownerExperience(let m): m.matches(Double(d.ownerExperience))
+        case .owner(let ids): d.ownerID.map(ids.contains) ?? false
+        case .ownerExperience(let m): d.ownerExperience.map { m.matches(Double($0)) } ?? false
         case .review(let r, let m): m.matches(r.aggregate(of: d))
         case .handlerExperience(let x): d.experienceNeededEstimate <= x
         case .trait(let t, let m): m.matches(Double(d.breed[t]))

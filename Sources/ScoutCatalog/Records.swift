@@ -32,16 +32,16 @@ public final class Dog: Sendable {
     public let breed: Breed
     /// Birth date.
     public let birthDate: LocalDate
-    /// One of ``sexes``.
+    /// One of ``sexes`` (`unknown` when the owner did not say).
     public let sex: String
     /// The values of ``sex``.
-    public static let sexes = ["male", "female"]
-    /// Weight in kg.
-    public let weightKg: Double
-    /// The owner's id.
-    public let ownerID: String
-    /// The owner's experience with dogs, 1–5.
-    public let ownerExperience: Int
+    public static let sexes = ["male", "female", "unknown"]
+    /// Weight in kg, when the owner said.
+    public let weightKg: Double?
+    /// The owner's id, when given.
+    public let ownerID: String?
+    /// The owner's experience with dogs, 1–5, when the owner said.
+    public let ownerExperience: Int?
     /// Free text from the owner.
     public let about: String
     /// Ratings of temperament (5 = calm and friendly).
@@ -54,8 +54,8 @@ public final class Dog: Sendable {
     public let available: Bool
 
     /// Creates a dog from checked values (see ``read(_:breeds:path:)`` for the checks).
-    public init(name: String, breedName: String, breed: Breed, birthDate: LocalDate, sex: String, weightKg: Double,
-                ownerID: String, ownerExperience: Int, about: String, temperament: ReviewAggregate,
+    public init(name: String, breedName: String, breed: Breed, birthDate: LocalDate, sex: String, weightKg: Double?,
+                ownerID: String?, ownerExperience: Int?, about: String, temperament: ReviewAggregate,
                 excitability: ReviewAggregate, experienceNeeded: ReviewAggregate, available: Bool) {
         self.name = name; self.breedName = breedName; self.foldedBreedName = TextFolding.fold(breedName); self.breed = breed; self.birthDate = birthDate
         self.sex = sex; self.weightKg = weightKg; self.ownerID = ownerID; self.ownerExperience = ownerExperience
@@ -63,8 +63,25 @@ public final class Dog: Sendable {
         self.experienceNeeded = experienceNeeded; self.available = available
     }
 
-    /// Size class: the breed's, or from the dog's own weight for mixed and unknown breeds.
-    public var sizeClass: SizeClass { breed.isMixed ? SizeClass(weightKg: weightKg) : breed.sizeClass ?? SizeClass(weightKg: weightKg) }
+    /// Size class: the breed's, or from the dog's own weight for mixed and unknown breeds;
+    /// `nil` for a mixed or unknown breed whose weight the owner did not give.
+    public var sizeClass: SizeClass? {
+        if !breed.isMixed, let s = breed.sizeClass { return s }
+        return weightKg.map(SizeClass.init(weightKg:))
+    }
+
+    /// The fields of the dog's profile its owner did not give (the dog app's sign-up form
+    /// asks only for the name, about, birthday and breed): answers say so, and a filter on
+    /// one of them never keeps the dog.
+    public var notGiven: [String] {
+        var out: [String] = []
+        if breedName.isEmpty { out.append("breed") }
+        if sex == "unknown" { out.append("sex") }
+        if weightKg == nil { out.append("weight_kg") }
+        if ownerID == nil { out.append("owner_id") }
+        if ownerExperience == nil { out.append("owner_experience") }
+        return out
+    }
 
     /// Age in years (days / 365.2425) on a date; negative before birth.
     public func ageYears(on date: LocalDate) -> Double {

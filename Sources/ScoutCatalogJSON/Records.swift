@@ -22,7 +22,7 @@ extension Dog {
     /// aggregates combine the loaded `reviews` with the reviewers' own entries (`reviews_by`).
     public static func read(_ fields: [(String, JSONValue)], breeds: BreedTable, path: String) throws(ScoutError) -> Dog {
         let f = FieldReader(fields, path: path)
-        let breedName = try f.string("breed", maxBytes: 128)
+        let breedName = try f.optionalString("breed", maxBytes: 128) ?? ""
         let birth = try LocalDate.parse(try f.string("birth_date", maxBytes: 32), path: f.at("birth_date"))
         let reviews = try f.object("reviews")
         let entries = try Reviews.entries(f, criteria: Reviews.criteria(kind: "dog"))
@@ -30,8 +30,9 @@ extension Dog {
         return Dog(
             name: try f.string("name", maxBytes: 256), breedName: breedName,
             breed: breeds.breed(named: breedName) ?? breeds.mixed, birthDate: birth,
-            sex: try f.oneOf("sex", Dog.sexes), weightKg: try f.number("weight_kg", in: 0.1...200),
-            ownerID: try f.string("owner_id", maxBytes: 256), ownerExperience: try f.integer("owner_experience", in: 1...5),
+            sex: try f.oneOf("sex", Dog.sexes, default: "unknown"), weightKg: try f.optionalNumber("weight_kg", in: 0.1...200),
+            ownerID: try f.optionalString("owner_id", maxBytes: 256),
+            ownerExperience: f["owner_experience"] == nil ? nil : try f.integer("owner_experience", in: 1...5),
             about: try f.optionalString("about") ?? "",
             temperament: try aggregate("temperament"), excitability: try aggregate("excitability"),
             experienceNeeded: try aggregate("experience_needed"), available: try f.bool("available", default: true))

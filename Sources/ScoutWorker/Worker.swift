@@ -526,8 +526,10 @@ public final class Worker: Sendable {
         if !h.matchedWords.isEmpty { w.key("matched_words"); w.arrayStart(); for word in h.matchedWords { w.string(word) }; w.arrayEnd() }
         if case .dog(let d) = h.record {
             w.key("age_years"); w.number(d.ageYears(on: today), decimals: 1)
-            w.key("size"); w.string(d.sizeClass.rawValue)
+            if let size = d.sizeClass { w.key("size"); w.string(size.rawValue) }
             w.key("breed_profile"); w.string(d.breed.name)
+            let missing = d.notGiven
+            if !missing.isEmpty { w.key("not_given"); w.arrayStart(); for m in missing { w.string(m) }; w.arrayEnd() }
         }
         writeFeedback(h.record, &w)
         if fields != .none && !h.fields.isEmpty {

@@ -43,6 +43,30 @@ import Testing
         #expect(a[3]["error"]?["message"]?.string?.contains("did you mean \"instructions\"") == true)
     }
 
+    /// The dog app's sign-up form asks for the name, about, birthday and breed (if known):
+    /// that makes a dog, whose answers say what its owner did not give, and whom a filter on
+    /// a field it lacks never keeps.
+    @Test func theDogAppsSignUpFormMakesADog() throws {
+        let form = #"{"id":"d-new","kind":"dog","lat":53.27,"lon":-9.05,"name":"Biscuit","about":"Shy at first.","birth_date":"2024-02-10"}"#
+        let beagle = #"{"id":"d-beagle","kind":"dog","lat":53.27,"lon":-9.05,"name":"Bo","birth_date":"2023-05-01","breed":"Beagle"}"#
+        let a = try Self.answers([
+            #"{"op":"upsert","records":[\#(form),\#(beagle)]}"#,
+            #"{"op":"get","kind":"dog","ids":["d-new","d-beagle"],"now":"2026-06-01T00:00:00Z","fields":false}"#,
+            #"{"op":"search","kind":"dog","near":{"lat":53.27,"lon":-9.05},"radius_m":1000,"filter":{"sex":["male","female"]},"fields":false}"#,
+            #"{"op":"search","kind":"dog","near":{"lat":53.27,"lon":-9.05},"radius_m":1000,"filter":{"size":["small","medium"]},"fields":false}"#,
+            #"{"op":"search","kind":"dog","near":{"lat":53.27,"lon":-9.05},"radius_m":1000,"filter":{"weight_kg":{"min":0}},"fields":false}"#,
+            #"{"op":"upsert","records":[{"id":"d-bad","kind":"dog","lat":53.27,"lon":-9.05,"name":"X","birth_date":"2024-02-10","sex":"it"}]}"#,
+        ])
+        let hits = try #require(a[1]["result"]?["results"]?.array)
+        #expect(hits[0]["not_given"]?.array == ["breed", "sex", "weight_kg", "owner_id", "owner_experience"].map { .string($0) })
+        #expect(hits[0]["breed_profile"]?.string == "Mixed" && hits[0]["size"] == nil && hits[0]["age_years"]?.double == 2.3)
+        #expect(hits[1]["not_given"]?.array == ["sex", "weight_kg", "owner_id", "owner_experience"].map { .string($0) })
+        #expect(hits[1]["size"] != nil, "a known breed gives the size")
+        #expect(a[2]["result"]?["total"]?.double == 0 && a[4]["result"]?["total"]?.double == 0)
+        #expect(a[3]["result"]?["results"]?.array?.compactMap { $0["id"]?.string } == ["d-beagle"])
+        #expect(a[5]["error"]?["path"]?.string == "records[0].sex")
+    }
+
     @Test func activitiesByIDCarryTheirBenefits() throws {
         let a = try Self.answers([#"{"op":"activities","ids":["fetch","flying","sniff_walk"]}"#, #"{"op":"activities","ids":"fetch"}"#])
         let r = try #require(a[0]["result"])

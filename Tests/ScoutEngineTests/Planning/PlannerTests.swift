@@ -315,7 +315,7 @@ import Testing
     @Test func numericFiltersAreCountedBeforeTheSearch() throws {
         try #require(Self.columnsReady)
         let from = GeoPoint(lat: 51.5, lon: -0.12)
-        let weights = Self.typedDogs.map { r, record -> Double in if case .dog(let d) = record { d.weightKg } else { .nan } }
+        let weights = Self.typedDogs.map { r, record -> Double in if case .dog(let d) = record { d.weightKg ?? .nan } else { .nan } }
         for (text, plan) in [(#"{"weight_kg": {"min": 200}}"#, QueryPlan.empty), (#"{"weight_kg": {"max": 1.5}}"#, .filterFirst),
                              (#"{"weight_kg": {"min": 92}}"#, .filterIndex), (#"{"weight_kg": {"min": 5, "max": 25}, "available": true}"#, .indexWalk)] {
             let f = try RecordFilter.parse(Sample.json(text), kind: "dog", today: Sample.today)
