@@ -37,6 +37,9 @@ final class KindStore: Sendable {
         var foldedNames: FoldedNames?
         /// The records in each listing order (``ListingOrder``).
         var listingOrders: [SortOrder: ListingOrder] = [:]
+        /// A care log's entries by pet, newest first, at one version of the records without
+        /// a place (``Engine/entriesByPet(_:)``).
+        var entriesByPet: (placeless: UInt64, groups: [String: [Int32]])?
     }
 
     /// A store of these points (and no records without a place yet).

@@ -21,7 +21,7 @@ extension Engine {
         }
         try Engine.validateText(q.text)
         let typed = Catalog.typedKinds.contains(q.kind.name)
-        let sort = q.sort ?? (q.text != nil ? .relevance : typed ? .name : .id)
+        let sort = q.sort ?? (q.text != nil ? .relevance : q.kind.definition.timeField != nil ? .newest : typed ? .name : .id)
         switch sort {
         case .distance:
             throw ScoutError(.invalidRequest, "sort by distance needs an area (near and radius_m, bbox, within or along)", path: "sort")
@@ -33,6 +33,16 @@ extension Engine {
         let set = try loadedSet(kind: q.kind.name)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
         let access = self.access(kind: q.kind, user: q.user)
+        // A pet's log (care entries of named pets, newest first): only those pets' entries are read.
+        if q.text == nil, sort == .newest, let placeless, let pets = Engine.petsNamed(by: q.filter), pets.count <= 64 {
+            let groups = entriesByPet(placeless)
+            var order = pets.flatMap { groups[$0] ?? [] }
+            if pets.count > 1 {
+                func start(_ t: Int32) -> Int64 { Engine.record(text: t, snap, placeless).payload?.record.time?.seconds ?? 0 }
+                order.sort { (start($0), Engine.record(text: $1, snap, placeless).id) > (start($1), Engine.record(text: $0, snap, placeless).id) }
+            }
+            if snap.entryCount == 0 { return try page(of: order, q, snap, placeless, access) }
+        }
         guard let text = q.text else {
             return try page(of: listingOrder(kind: q.kind.name, snap, placeless, sort: sort), q, snap, placeless, access)
         }
@@ -122,6 +132,32 @@ extension Engine {
             return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil)
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
+    }
+
+    /// The pets a filter of care entries names (its `pet_id` condition), when it has one.
+    static func petsNamed(by filter: RecordFilter) -> [String]? {
+        for c in filter.conditions { if case .care(.pet(let ids)) = c { return ids.sorted() } }
+        return nil
+    }
+
+    /// The care entries of each pet, newest first (latest start, then id), as text ids of
+    /// `placeless` (`-1 - i`): worked out once per version of the kind's records and kept,
+    /// so a pet's log reads its own entries only.
+    /// - Complexity: O(n log n) for n entries, once per version; then O(1) per pet.
+    func entriesByPet(_ placeless: PlacelessSet.Snapshot) -> [String: [Int32]] {
+        let store = self.store(kind: RecordKind.care.name)
+        if let kept = store?.state.withLock({ $0.entriesByPet }), kept.placeless == placeless.version { return kept.groups }
+        var keyed: [String: [(start: Int64, t: Int32)]] = [:]
+        for (i, id) in placeless.ids.enumerated() {
+            guard case .care(let e)? = placeless.byID[id]??.record else { continue }
+            keyed[e.petID, default: []].append((e.start.seconds, -1 - Int32(i)))
+        }
+        // Ids are in byte order, so within one start the smaller text id (the earlier id) comes first.
+        let groups = keyed.mapValues { entries in entries.sorted { $0.start != $1.start ? $0.start > $1.start : $0.t > $1.t }.map(\.t) }
+        store?.state.withLock { s in
+            if (s.entriesByPet?.placeless ?? 0) <= placeless.version { s.entriesByPet = (placeless.version, groups) }
+        }
+        return groups
     }
 
     /// Every record of a kind (with a place and without) in the order a listing without text

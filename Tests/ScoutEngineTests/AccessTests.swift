@@ -116,6 +116,43 @@ import Testing
         }
     }
 
+    /// A pet's log, newest first (read from the entries of the pets named), equals the
+    /// brute-force order of every entry of those pets: latest start first, then id; paged.
+    @Test(arguments: 0..<TestScale.count(short: 3, full: 20))
+    func aPetsLogIsItsEntriesNewestFirst(seed: Int) throws {
+        let all = Self.world(seed: 100 + seed)
+        // Every pet public, so a listing without a user holds nothing back.
+        let open = try Self.engine(all.map { r in
+            var r = r
+            if r.kind == .pet {
+                let readers = r.fields.filter { $0.0 == "owners" || $0.0 == "shared_with" }.flatMap { $0.1.array ?? [] }
+                r.fields = r.fields.filter { !["owners", "visibility", "shared_with"].contains($0.0) }
+                    + [("owners", .array(readers)), ("visibility", .string("public"))]
+            }
+            return r
+        })
+        var rng = SplitMix64(seed: UInt64(300 + seed))
+        let pets = all.filter { $0.kind == .pet }.map(\.id)
+        let entries: [(id: String, pet: String, start: Int64)] = all.filter { $0.kind == .care }.compactMap { r in
+            guard case .care(let c) = try! Self.catalog.record(kind: .care, fields: r.fields, path: "") else { return nil }
+            return (r.id, c.petID, c.start.seconds)
+        }
+        for _ in 0..<20 {
+            let asked = Set((0..<rng.int(1...3)).map { _ in rng.pick(pets) })
+            let want = entries.filter { asked.contains($0.pet) }
+                .sorted { a, b in a.start != b.start ? a.start > b.start : a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }.map(\.id)
+            var q = SearchQuery(kind: .care, area: nil, limit: rng.int(1...4), filter: .careEntries(.pet(asked)))
+            var got: [String] = []
+            repeat {
+                let page = try open.search(q)
+                #expect(page.total == want.count, "\(asked)")
+                got += page.hits.map(\.id)
+                q.after = page.nextAfter
+            } while q.after != nil
+            #expect(got == want, "\(asked): \(got) vs \(want)")
+        }
+    }
+
     @Test(arguments: 0..<TestScale.count(short: 4, full: 40))
     func aProberLearnsNothingOfRecordsTheyMayNotRead(seed: Int) throws {
         let all = Self.world(seed: seed)

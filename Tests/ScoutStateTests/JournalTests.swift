@@ -315,7 +315,7 @@ import Testing
             _ = try JournalTests.open(dir)
             Issue.record("a journal with a refused change was opened")
         } catch {
-            #expect(error.message.contains("journal-0.log, record 1: a change cannot be applied: breed is required"), "\(error.message)")
+            #expect(error.message.contains("journal-0.log, record 1: a change cannot be applied: birth_date is required"), "\(error.message)")
         }
     }
 
