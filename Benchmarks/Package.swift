@@ -83,5 +83,16 @@ let package = Package(
             path: "Benchmarks/TextBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // The pet tracker at scale: a pet's last 20 care entries among 1,000,000, and this or that
+        // by a stored pet's id against the same request inline, in the same run.
+        .executableTarget(
+            name: "PetBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ScoutInternals", package: "Scout"),
+            ],
+            path: "Benchmarks/PetBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ]
 )
