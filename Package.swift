@@ -88,7 +88,7 @@ let package = Package(
                                                            "ScoutRecommend"]),
         .target(name: "ScoutEngine", dependencies: ["ScoutCore", "ScoutIndex", "ScoutGeometry", "ScoutGeodesy", "ScoutJSON",
                                                     "ScoutCatalog", "ScoutCatalogJSON", "ScoutText"]),
-        .target(name: "ScoutRanking", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutRecommend", "ScoutEngine"]),
+        .target(name: "ScoutRanking", dependencies: ["ScoutCore", "ScoutTime", "ScoutJSON", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend", "ScoutEngine"]),
         .target(name: "Scout", dependencies: ["ScoutCore", "ScoutTime", "ScoutCatalog", "ScoutSchedule", "ScoutRecommend",
                                               "ScoutRecommendJSON", "ScoutEngine", "ScoutRanking", "ScoutState", "ScoutJSON", "ScoutGeometry",
                                               "ScoutText", "ScoutSolar"]),
