@@ -56,14 +56,15 @@ public struct RecordAccess: Sendable, Hashable {
         return owners.contains(user)
     }
 
-    /// True when `user` (`nil`: a caller who names no user) may read the record.
-    @inline(__always) public func isVisible(to user: String?) -> Bool {
-        switch visibility {
-        case .public: return true
-        case .private: return isOwned(by: user)
-        case .shared(let users): return isOwned(by: user) || user.map(users.contains) == true
-        }
+    /// True when `user` owns the record or it is shared with them (whatever else may read it).
+    @inline(__always) public func isMember(_ user: String?) -> Bool {
+        if isOwned(by: user) { return true }
+        if case .shared(let users) = visibility, let user { return users.contains(user) }
+        return false
     }
+
+    /// True when `user` (`nil`: a caller who names no user) may read the record.
+    @inline(__always) public func isVisible(to user: String?) -> Bool { visibility == .public || isMember(user) }
 }
 
 /// Whose records of a kind are, and so who may read them (``KindDefinition/access``).

@@ -101,9 +101,7 @@ extension Engine {
             guard let access else {
                 throw ScoutError(.invalidRequest, "pet_id \(e.petID) names no pet: store the pet (kind pet) first", path: at("pet_id"))
             }
-            var allowed = access.isOwned(by: e.loggedBy)
-            if case .shared(let users) = access.visibility { allowed = allowed || users.contains(e.loggedBy) }
-            guard allowed else {
+            guard access.isMember(e.loggedBy) else {
                 throw ScoutError(.invalidRequest, "logged_by \(e.loggedBy) is not one of the pet's owners or the users it is shared with",
                                  path: at("logged_by"))
             }

@@ -34,14 +34,18 @@ extension Engine {
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
         let access = self.access(kind: q.kind, user: q.user)
         // A pet's log (care entries of named pets, newest first): only those pets' entries are read.
-        if q.text == nil, sort == .newest, let placeless, let pets = Engine.petsNamed(by: q.filter), pets.count <= 64 {
+        if q.text == nil, sort == .newest, snap.entryCount == 0, let placeless, let pets = Engine.petsNamed(by: q.filter), pets.count <= 64 {
             let groups = entriesByPet(placeless)
             var order = pets.flatMap { groups[$0] ?? [] }
             if pets.count > 1 {
+                // The groups' own order: latest start, then the larger text id (the earlier id in byte order).
                 func start(_ t: Int32) -> Int64 { Engine.record(text: t, snap, placeless).payload?.record.time?.seconds ?? 0 }
-                order.sort { (start($0), Engine.record(text: $1, snap, placeless).id) > (start($1), Engine.record(text: $0, snap, placeless).id) }
+                order.sort { a, b in
+                    let sa = start(a), sb = start(b)
+                    return sa != sb ? sa > sb : a > b
+                }
             }
-            if snap.entryCount == 0 { return try page(of: order, q, snap, placeless, access) }
+            return try page(of: order, q, snap, placeless, access)
         }
         guard let text = q.text else {
             return try page(of: listingOrder(kind: q.kind.name, snap, placeless, sort: sort), q, snap, placeless, access)
