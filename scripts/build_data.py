@@ -2012,6 +2012,15 @@ def build_lovers(c, places: list[dict]) -> list[dict]:
     return out
 
 
+def write_shelters(shelters: list[dict]):
+    """Writes sample/shelters.jsonl: the shelters without their animals, which are records
+    of their own (sample/animals.jsonl) naming their shelter in `shelter_id`; Scout derives
+    each shelter's list from them."""
+    write_jsonl(SAMPLE / "shelters.jsonl", [{k: v for k, v in s.items() if k != "animals"} for s in shelters])
+    print(f"sample/shelters.jsonl: {len(shelters)} shelters "
+          f"(their {sum(len(s['animals']) for s in shelters)} animals in sample/animals.jsonl)")
+
+
 def build_animals(shelters: list[dict]) -> list[dict]:
     """Every shelter animal as a record of its own, at its shelter's point; `town` and
     `country` are those of the shelter's address."""
@@ -2059,9 +2068,7 @@ def catalogue_extras_only(if_missing: bool) -> int:
     places = read_places_tsv()
     register_known_towns(places)
     shelters = build_shelters(places)
-    write_jsonl(SAMPLE / "shelters.jsonl", shelters)
-    print(f"sample/shelters.jsonl: {len(shelters)} shelters, "
-          f"{sum(len(s['animals']) for s in shelters)} animals")
+    write_shelters(shelters)
     write_catalogue_extras(places, shelters, [b["breed"] for b in read_breeds_csv()])
     return 0
 
@@ -2302,9 +2309,7 @@ def main() -> int:
     write_jsonl(SAMPLE / "gyms.jsonl", gyms)
     print(f"sample/gyms.jsonl: {len(gyms)} gyms")
     shelters = build_shelters(places)
-    write_jsonl(SAMPLE / "shelters.jsonl", shelters)
-    print(f"sample/shelters.jsonl: {len(shelters)} shelters, "
-          f"{sum(len(s['animals']) for s in shelters)} animals")
+    write_shelters(shelters)
     write_catalogue_extras(places, shelters, [r["breed"] for r in rows])
     return 0
 

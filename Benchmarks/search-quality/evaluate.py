@@ -26,7 +26,7 @@ import unicodedata
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-KINDS = ("article", "animal", "shelter", "program")
+KINDS = ("article", "shelter", "animal", "program")  # loaded in this order: an animal names a stored shelter
 RECORD_FILES = {kind: f"{kind}s.jsonl" for kind in KINDS}
 TOP = 10  # results asked for, and the depth of MRR
 
@@ -419,6 +419,11 @@ def main(argv=None):
             fail(f"no record file {path}")
         with open(path, encoding="utf-8") as f:
             records[kind] = {r["id"]: r for r in (json.loads(line) for line in f if line.strip())}
+    # A shelter's animals are the animal records that name it (as Scout derives them).
+    for a in records["animal"].values():
+        shelter = records["shelter"].get(a.get("shelter_id"))
+        if shelter is not None:
+            shelter.setdefault("animals", []).append(a)
     gazetteer = Gazetteer(data / "places.tsv")
     rules = Rules(records, gazetteer)
 

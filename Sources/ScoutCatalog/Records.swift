@@ -147,6 +147,12 @@ public struct Animal: Sendable {
         self.ageYears = ageYears; self.size = size; self.adoptable = adoptable; self.sex = sex
     }
 
+    /// The same animal under this id (an `animal` record's, which its fields do not carry).
+    public func with(id: String) -> Animal {
+        Animal(species: species, id: id, name: name, marks: marks, description: description, ageYears: ageYears, size: size,
+               adoptable: adoptable, sex: sex)
+    }
+
     /// The words its structured fields stand for, searched as the `traits` text field: the
     /// size (`small`, `medium`, `large`), the life stage (`young` under 2 years, `senior` from 8,
     /// else `adult`), `puppy` or `kitten` for a dog or cat under a year, and `adoption` when adoptable — the first words of their synonym groups
@@ -162,15 +168,19 @@ public struct Animal: Sendable {
 public final class Shelter: Sendable {
     /// Kinds of institution in `type`.
     public static let types = ["shelter", "rescue", "sanctuary", "foster_network"]
-    /// Most animals a shelter record may list.
-    public static let maximumAnimals = 10_000
     /// Name, one of ``types``, description and town (from the address).
     public let name: String, type: String, description: String, town: String
-    /// The animals in its care.
+    /// The animals in its care: the `animal` records whose `shelter_id` names it, by id
+    /// (byte order). The engine derives them; a shelter read from its own fields has none.
     public let animals: [Animal]
 
     /// Creates a shelter from checked values.
-    public init(name: String, type: String, description: String, town: String, animals: [Animal]) {
+    public init(name: String, type: String, description: String, town: String, animals: [Animal] = []) {
         self.name = name; self.type = type; self.description = description; self.town = town; self.animals = animals
+    }
+
+    /// The same shelter with these animals in its care.
+    public func with(animals: [Animal]) -> Shelter {
+        Shelter(name: name, type: type, description: description, town: town, animals: animals)
     }
 }

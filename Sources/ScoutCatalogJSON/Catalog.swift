@@ -9,7 +9,7 @@ extension Catalog {
         switch kind {
         case .dog: .dog(try Dog.read(fields, breeds: breeds, path: path))
         case .gym: .gym(try Gym.read(fields, zones: zones, path: path))
-        case .shelter: .shelter(try Shelter.read(fields, species: species, path: path))
+        case .shelter: .shelter(try Shelter.read(fields, path: path))
         case .animal: .animal(try ShelterAnimal.read(fields, species: species, path: path))
         case .article: .article(try Article.read(fields, species: species, path: path))
         case .program: .program(try Program.read(fields, path: path))

@@ -58,13 +58,8 @@ extension Gym {
 }
 
 extension Animal {
-    static func read(_ v: JSONValue, species names: SpeciesNames, path: String) throws(ScoutError) -> Animal {
-        let f = try FieldReader(v, path: path)
-        return try read(f, id: try f.string("id", maxBytes: 256), species: names)
-    }
-
-    /// Reads the animal's own fields (species, name, sex, age, size, marks, description,
-    /// adoptable) from a shelter's list entry or an `animal` record.
+    /// Reads an animal's own fields (species, name, sex, age, size, marks, description,
+    /// adoptable) from an `animal` record.
     static func read(_ f: FieldReader, id: String, species names: SpeciesNames) throws(ScoutError) -> Animal {
         let species = try names.read(f, "species")
         return Animal(species: species, id: id, name: try f.string("name", maxBytes: 256),
@@ -76,9 +71,15 @@ extension Animal {
 }
 
 extension Shelter {
-    /// Reads a shelter with its animals. Address and contact are required objects.
-    public static func read(_ fields: [(String, JSONValue)], species: SpeciesNames = .empty, path: String) throws(ScoutError) -> Shelter {
+    /// Reads a shelter. Address and contact are required objects. Its animals are not its
+    /// own fields: they are the `animal` records that name it (``Shelter/animals``), so a
+    /// shelter given an `animals` list is refused with where they belong.
+    public static func read(_ fields: [(String, JSONValue)], path: String) throws(ScoutError) -> Shelter {
         let f = FieldReader(fields, path: path)
+        guard f["animals"] == nil else {
+            throw ScoutError(.invalidRequest, "a shelter's animals are the animal records whose shelter_id names it: "
+                             + "write each as a record of kind animal, not in the shelter", path: f.at("animals"))
+        }
         guard let address = try f.object("address") else { throw ScoutError(.invalidRequest, "address is required", path: f.at("address")) }
         for key in ["street", "number", "postal_code"] { _ = try address.optionalString(key, maxBytes: 256) }
         let country = try address.string("country", maxBytes: 2)
@@ -92,12 +93,8 @@ extension Shelter {
                 throw ScoutError(.invalidRequest, "phones must be strings", path: contact.at("phones[\(i)]"))
             }
         }
-        var animals: [Animal] = []
-        for (i, a) in try f.array("animals", maxCount: maximumAnimals).enumerated() {
-            animals.append(try Animal.read(a, species: species, path: f.at("animals[\(i)]")))
-        }
         return Shelter(name: try f.string("name", maxBytes: 256), type: try f.oneOf("type", types),
                        description: try f.optionalString("description", maxBytes: 16_384) ?? "",
-                       town: try address.string("town", maxBytes: 256), animals: animals)
+                       town: try address.string("town", maxBytes: 256))
     }
 }

@@ -81,8 +81,27 @@ extension Engine {
 
     /// Checks a batch's records against the records they belong to: a care entry's pet must
     /// exist (in the store or earlier in the batch), and whoever logged it must own it or be
-    /// one of the users it is shared with. Errors name the record's field.
-    func checkReferences(_ records: [PointRecord], _ prepared: PreparedWrite) throws(ScoutError) {
+    /// one of the users it is shared with; an animal's shelter must exist. Errors name the
+    /// record's field (under `fieldPath` when given: a patch's `set`). The caller holds the
+    /// write lock, so a pet or shelter removed meanwhile is not taken for present.
+    func checkReferences(_ records: [PointRecord], _ prepared: PreparedWrite, fieldPath: String? = nil) throws(ScoutError) {
+        /// The path of a record's field: under `fieldPath`, else its source, else its place in the batch.
+        func at(_ kind: RecordKind, _ id: String, _ field: String) -> String {
+            if let fieldPath { return "\(fieldPath).\(field)" }
+            let i = records.lastIndex { $0.kind == kind && $0.id == id } ?? 0
+            return ((records.indices.contains(i) ? records[i].source.map { "\($0): " } : nil) ?? "records[\(i)].") + field
+        }
+        if let animals = prepared.located[RecordKind.animal.name], !animals.isEmpty {
+            let batchShelters = Set((prepared.located[RecordKind.shelter.name] ?? []).map(\.id))
+            let shelters = pointSet(kind: RecordKind.shelter.name)
+            for r in animals {
+                guard case .animal(let a)? = (r.payload as? RecordPayload)?.record else { continue }
+                guard batchShelters.contains(a.shelterID) || shelters?.entry(id: a.shelterID) != nil else {
+                    throw ScoutError(.invalidRequest, "shelter_id \(a.shelterID) names no shelter: store the shelter (kind shelter) first",
+                                     path: at(.animal, r.id, "shelter_id"))
+                }
+            }
+        }
         guard let entries = prepared.placeless[RecordKind.care.name], !entries.isEmpty else { return }
         var batchPets: [String: RecordAccess] = [:]
         for p in prepared.placeless[RecordKind.pet.name] ?? [] {
@@ -91,19 +110,14 @@ extension Engine {
         let pets = placelessSet(kind: RecordKind.pet.name)?.snapshot()
         for entry in entries {
             guard case .care(let e)? = entry.payload?.record else { continue }
-            /// The path of the entry's field: its record's source, else its place in the batch.
-            func at(_ field: String) -> String {
-                let i = records.lastIndex { $0.kind == .care && $0.id == entry.id } ?? 0
-                return ((records.indices.contains(i) ? records[i].source.map { "\($0): " } : nil) ?? "records[\(i)].") + field
-            }
             var access = batchPets[e.petID]
             if access == nil, let stored = pets?.byID[e.petID], case .pet(let p)? = stored?.record { access = p.access }
             guard let access else {
-                throw ScoutError(.invalidRequest, "pet_id \(e.petID) names no pet: store the pet (kind pet) first", path: at("pet_id"))
+                throw ScoutError(.invalidRequest, "pet_id \(e.petID) names no pet: store the pet (kind pet) first", path: at(.care, entry.id, "pet_id"))
             }
             guard access.isMember(e.loggedBy) else {
                 throw ScoutError(.invalidRequest, "logged_by \(e.loggedBy) is not one of the pet's owners or the users it is shared with",
-                                 path: at("logged_by"))
+                                 path: at(.care, entry.id, "logged_by"))
             }
         }
     }

@@ -179,7 +179,9 @@ extension Engine {
                 throw ScoutError(.notFound, "no \(kind) record has that id", path: "record")
             }
             let (point, fields, path) = try change((current.0, current.1?.fields ?? []))
-            let prepared = try prepare([PointRecord(id: id, kind: RecordKind(kind), point: point, fields: fields)], fieldPath: path)
+            let records = [PointRecord(id: id, kind: RecordKind(kind), point: point, fields: fields)]
+            let prepared = try prepare(records, fieldPath: path)
+            try checkReferences(records, prepared, fieldPath: path)
             return ({ .upsert(prepared.stored) }, { () -> SearchHit in
                 self.apply(prepared)
                 let payload = prepared.located[kind]?.first?.payload as? RecordPayload ?? prepared.placeless[kind]?.first?.payload

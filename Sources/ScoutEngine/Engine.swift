@@ -139,7 +139,7 @@ public final class Engine: Sendable {
     public func upsert(_ records: [PointRecord]) throws(ScoutError) -> Int {
         let prepared = try prepare(records)
         try write { () throws(ScoutError) in
-            // Under the write lock, so a pet removed meanwhile is not taken for present.
+            // Under the write lock, so a pet or shelter removed meanwhile is not taken for present.
             try self.checkReferences(records, prepared)
             return ({ .upsert(prepared.stored) }, { self.apply(prepared) })
         }
@@ -212,6 +212,7 @@ public final class Engine: Sendable {
     /// Applies prepared records; the caller holds ``writeLock``. A record that moves between
     /// having a place and not is taken out of the other store.
     func apply(_ w: PreparedWrite) {
+        let w = derivingShelters(w)
         // Records may move between the two stores: readers of both must not see half of it.
         let twoStores = !w.placeless.isEmpty || w.located.keys.contains { placelessSet(kind: $0) != nil }
         if twoStores { storeSequence.add(1, ordering: .sequentiallyConsistent) }
@@ -247,6 +248,9 @@ public final class Engine: Sendable {
                 // A pet's care log goes with it (so a later pet of the same id, perhaps another
                 // user's, never inherits it); a journal's replay of the removal does the same.
                 if typed == .pet { self.removeCareEntries(ofPets: Set(ids)) }
+                // A shelter's animals go with it, and an animal leaves its shelter's list.
+                if typed == .shelter { _ = self.pointSet(kind: RecordKind.animal.name)?.remove(ids: self.animals(ofShelters: ids)) }
+                if typed == .animal { self.unlistAnimals(ids) }
                 guard let placeless else { return set.remove(ids: ids) }
                 self.storeSequence.add(1, ordering: .sequentiallyConsistent)
                 defer { self.storeSequence.add(1, ordering: .sequentiallyConsistent) }
@@ -649,7 +653,7 @@ public final class Engine: Sendable {
         let kind = typed.name
         return SearchHit(id: id, kind: typed, point: point.map { privacy.shown($0, kind: kind) },
                          distance: distance.map { privacy.shown(distance: $0, kind: kind) },
-                         isApproximate: point != nil && privacy.hides(kind: kind), fields: payload?.fields ?? [], record: record,
+                         isApproximate: point != nil && privacy.hides(kind: kind), fields: payload?.shownFields ?? [], record: record,
                          rating: Rating.of(record), relevance: text?.score.relevance,
                          matchedWords: text.map { $0.matches.words(matchedBy: $0.score) } ?? [])
     }

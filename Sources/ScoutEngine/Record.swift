@@ -95,12 +95,18 @@ public struct PointRecord: Sendable {
 }
 
 /// What the index keeps with each point besides its position: the record's other fields
-/// and its typed form.
+/// and its typed form, and fields the engine derives from other records (a shelter's
+/// `animals`), which answers carry but which are never journalled or written to a snapshot.
 final class RecordPayload: PointPayload {
     let fields: [(String, JSONValue)]
     let record: CatalogRecord
-    init(fields: [(String, JSONValue)], record: CatalogRecord) {
+    let derived: [(String, JSONValue)]
+    init(fields: [(String, JSONValue)], record: CatalogRecord, derived: [(String, JSONValue)] = []) {
         self.fields = fields
         self.record = record
+        self.derived = derived
     }
+
+    /// The fields an answer shows: the record's own, then the derived ones.
+    var shownFields: [(String, JSONValue)] { derived.isEmpty ? fields : fields + derived }
 }

@@ -80,16 +80,29 @@ extension SnapshotFile {
                 throw fail("section \(s.index): a second \(s.type.name) section for kind #\(s.group)")
             }
         }
-        var sets: [String: PointSet] = [:]
+        var exports: [String: LiveExport] = [:]
         var placelessSets: [String: PlacelessSet] = [:]
         var points = 0
         for g in groups.keys.sorted() {
             let reader = try KindReader(file: file, group: g, parts: groups[g]!, catalog: catalog, fail: fail)
-            guard sets[reader.kind] == nil else { throw fail("kind \(reader.kind) appears twice") }
-            let (set, placeless, count) = try reader.read()
-            sets[reader.kind] = set
+            guard exports[reader.kind] == nil else { throw fail("kind \(reader.kind) appears twice") }
+            let (export, placeless, count) = try reader.read()
+            exports[reader.kind] = export
             if let placeless { placelessSets[reader.kind] = placeless }
             points += count
+        }
+        // A shelter's animals are derived, not stored: listed again from the animal records,
+        // in place, so the trees stay as written.
+        if let shelters = exports[RecordKind.shelter.name], let animals = exports[RecordKind.animal.name] {
+            exports[RecordKind.shelter.name] = Engine.listingAnimals(shelters, from: animals)
+        }
+        var sets: [String: PointSet] = [:]
+        for (kind, export) in exports {
+            do {
+                sets[kind] = try PointSet(restoring: export)
+            } catch {
+                throw fail("kind \(kind): \(error.message) at \(error.path ?? "points")")
+            }
         }
         let loaded = try pending.result()
         let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: pending.species, synonyms: pending.synonyms,
@@ -281,9 +294,9 @@ extension SnapshotFile {
             }
         }
 
-        /// The kind's point set, its records without a place (`nil`: none) and how many
-        /// records it holds in all.
-        func read() throws(ScoutError) -> (PointSet, PlacelessSet?, Int) {
+        /// The kind's points in tree order, its records without a place (`nil`: none) and
+        /// how many records it holds in all.
+        func read() throws(ScoutError) -> (LiveExport, PlacelessSet?, Int) {
             // Points.
             let idOffsets = try part(.idOffsets), idBytes = try part(.idBytes), coordinates = try part(.coordinates)
             let n = try idCount(idOffsets)
@@ -302,18 +315,12 @@ extension SnapshotFile {
             // No payloads at all (untyped points without fields) is an empty array.
             let payloads = try decodedPayloads(count: n, parts[.fieldOffsets], parts[.fieldBytes]) { "point \($0)" }
             let placeless = try placelessRecords(pointIds: ids, idBytes: idBytes)
-            let set: PointSet
-            do {
-                set = try PointSet(restoring: LiveExport(ids: ids, coords: coords, payloads: payloads))
-            } catch {
-                throw fail("kind \(kind): \(error.message) at \(error.path ?? "points")")
-            }
             var placelessSet: PlacelessSet?
             if !placeless.isEmpty {
                 placelessSet = PlacelessSet()
                 placelessSet!.upsert(placeless)
             }
-            return (set, placelessSet, n + placeless.count)
+            return (LiveExport(ids: ids, coords: coords, payloads: payloads), placelessSet, n + placeless.count)
         }
 
         /// Records without a place (format version 2): ids in increasing byte order, so
@@ -388,7 +395,8 @@ extension SnapshotFile {
                 }
                 guard typed || !fields.isEmpty else { out.append(nil); continue }
                 do throws(ScoutError) {
-                    out.append(RecordPayload(fields: fields, record: try catalog.record(kind: RecordKind(kind), fields: fields, path: "")))
+                    let kept = Engine.restorable(kind: RecordKind(kind), fields: fields)
+                    out.append(RecordPayload(fields: kept, record: try catalog.record(kind: RecordKind(kind), fields: kept, path: "")))
                 } catch {
                     return .failure(BadId(index: i, why: "no longer validate against the snapshot's reference data: \(error.message)"))
                 }
@@ -410,7 +418,8 @@ extension SnapshotFile {
     private static func payload(kind: String, fields: [(String, JSONValue)], catalog: Catalog, what: String,
                                 fail: (String) -> ScoutError) throws(ScoutError) -> RecordPayload {
         do {
-            return RecordPayload(fields: fields, record: try catalog.record(kind: RecordKind(kind), fields: fields, path: ""))
+            let kept = Engine.restorable(kind: RecordKind(kind), fields: fields)
+            return RecordPayload(fields: kept, record: try catalog.record(kind: RecordKind(kind), fields: kept, path: ""))
         } catch {
             throw fail("kind \(kind): \(what) no longer validates against the snapshot's reference data: \(error.message)")
         }

@@ -203,7 +203,9 @@ public enum StateDirectory {
         mutating func add(_ batch: [PointRecord], from file: String, sequence: UInt64) {
             if first == nil { first = (file, sequence) }
             last = (file, sequence)
-            for r in batch {
+            for var r in batch {
+                // A field an older build stored and this one derives (a shelter's animals).
+                r.fields = Engine.restorable(kind: r.kind, fields: r.fields)
                 let key = r.kind.name + "\u{0}" + r.id
                 if let i = slot[key] { records[i] = r } else { slot[key] = records.count; records.append(r) }
             }

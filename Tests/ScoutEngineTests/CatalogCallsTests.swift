@@ -41,7 +41,22 @@ enum CallsSample {
     nonisolated(unsafe) static let lovers = lines("lovers").map(parse)
     nonisolated(unsafe) static let animals = lines("animals").map(parse)
     nonisolated(unsafe) static let articles = lines("articles").map(parse)
-    nonisolated(unsafe) static let shelters = lines("shelters").map(parse)
+    /// The sample shelters, each with the animals whose `shelter_id` names it (what the
+    /// engine derives), worked out here from the two files.
+    nonisolated(unsafe) static let shelters: [RawRecord] = {
+        var byShelter: [String: [RawRecord]] = [:]
+        for a in animals {
+            // As a shelter lists it: the animal's id and own fields, without its place and shelter_id.
+            var listed = a
+            for k in ["kind", "lat", "lon", "shelter_id"] { listed.removeValue(forKey: k) }
+            byShelter[a["shelter_id"] as! String, default: []].append(listed)
+        }
+        return lines("shelters").map(parse).map { s in
+            var s = s
+            if let listed = byShelter[s["id"] as! String] { s["animals"] = listed }
+            return s
+        }
+    }()
 
     /// The first 2,000 sample dogs (a quick load in a debug build).
     static let dogLines: [String] = {
@@ -86,7 +101,7 @@ enum CallsSample {
     /// (default privacy: dogs are shown at their cell). Read-only: tests that write make their own.
     static let engine: Engine = {
         let e = Engine(catalog: catalog)
-        for f in ["programs", "lovers", "animals", "articles", "shelters"] { try! e.load(path: "\(Repository.data)/sample/\(f).jsonl") }
+        for f in ["programs", "lovers", "shelters", "animals", "articles"] { try! e.load(path: "\(Repository.data)/sample/\(f).jsonl") }
         try! e.upsert(records(dogLines + aliasDogLines))
         return e
     }()
@@ -416,6 +431,8 @@ struct RandomFilter {
         let sorts = S.sorts(kind)
         var current: [String: RawRecord] = [:]
         for line in lines { current[S.id(S.parse(line))] = S.parse(line) }
+        // An animal's shelter must exist.
+        if kind == "animal" { try e.upsert(S.records(S.lines("shelters"))) }
         try e.upsert(S.records(lines))
         let names = ["Łatka", "latka", "Zoë", "zoe", "Ámbar", "Burek", "burek", "Cleo", "Ęla", "ela", "Ola"]
         for step in 0..<40 {
@@ -458,6 +475,8 @@ struct RandomFilter {
         let lines = Array(S.lines(kind + "s").prefix(60))
         var current: [String: String] = [:]
         for line in lines { current[S.id(S.parse(line))] = line }
+        // An animal's shelter must exist.
+        if kind == "animal" { try e.upsert(S.records(S.lines("shelters"))) }
         try e.upsert(S.records(lines))
         let words = ["Burek", "quiet", "garden", "lap", "strength", "beginner", "Łatka", "walks"]
         for step in 0..<30 {
@@ -475,6 +494,7 @@ struct RandomFilter {
             // Now and then a compaction renumbers the entries: the kept words start over.
             if step % 10 == 9 { e.pointSet(kind: kind)?.compact() }
             let fresh = Engine(catalog: S.catalog)
+            if kind == "animal" { try fresh.upsert(S.records(S.lines("shelters"))) }
             try fresh.upsert(S.records(Array(current.values)))
             for text in [rng.pick(words), rng.pick(words) + " " + rng.pick(words), "\(step)"] {
                 let q = SearchQuery(kind: RecordKind(kind), area: nil, limit: 1000, text: text)
@@ -608,6 +628,7 @@ struct RandomFilter {
             r.fields = r.fields.map { $0.0 == "species" ? ($0.0, .string(species)) : $0 }
             return r
         }
+        try e.upsert(S.records([S.lines("shelters")[0]]))
         try e.upsert([animal("a-kot", "kot"), animal("a-cat", "cat"), animal("a-pies", "pies"), animal("a-dog", "dog")])
         for (word, want) in [("cat", ["a-cat", "a-kot"]), ("kot", ["a-cat", "a-kot"]), ("koty", ["a-cat", "a-kot"]),
                              ("dog", ["a-dog", "a-pies"]), ("psy", ["a-dog", "a-pies"])] {

@@ -18,13 +18,13 @@ enum Sample {
     static let engine: Engine = {
         Repository.ensureSampleDogs()
         let e = Engine(catalog: catalog, privacy: .exact)
-        for f in ["dogs", "gyms", "shelters"] { try! e.load(path: "\(Repository.data)/sample/\(f).jsonl") }
+        for f in ["dogs", "gyms", "shelters", "animals"] { try! e.load(path: "\(Repository.data)/sample/\(f).jsonl") }
         return e
     }()
     static let raw: [String: [Raw]] = {
         Repository.ensureSampleDogs()
         var out: [String: [Raw]] = [:]
-        for (kind, f) in [("dog", "dogs"), ("gym", "gyms"), ("shelter", "shelters")] {
+        for (kind, f) in [("dog", "dogs"), ("gym", "gyms"), ("shelter", "shelters"), ("animal", "animals")] {
             let text = try! String(contentsOfFile: "\(Repository.data)/sample/\(f).jsonl", encoding: .utf8)
             out[kind] = text.split(separator: "\n").map { line in
                 let v = try! JSONReader.parse(Array(line.utf8))
@@ -155,6 +155,8 @@ enum Sample {
 
     @Test func sheltersWithAnAnimalMatching() throws {
         var rng = SplitMix64(seed: 304)
+        // A shelter's animals: the animal records that name it.
+        let animalsOf = Dictionary(grouping: Sample.raw["animal"]!.map(\.json)) { $0["shelter_id"]!.string! }
         for _ in 0..<30 {
             let species = rng.pick(["cat", "dog", "rabbit", "horse"]), maxAge = rng.uniform(0.5, 6)
             let filter = try RecordFilter.parse(Sample.json(#"{"animal":{"species":"\#(species)","age_years":{"max":\#(maxAge)},"adoptable":true}}"#),
@@ -162,7 +164,7 @@ enum Sample {
             let c = Self.center(&rng, kind: "shelter")
             let got = try Sample.engine.search(SearchQuery(kind: "shelter", area: .radius(center: c, meters: 150_000), limit: 100_000, filter: filter))
             let want = Sample.raw["shelter"]!.filter { s in
-                Geodesic.distance(s.point, c) <= 150_000 && s.json["animals"]!.array!.contains { a in
+                Geodesic.distance(s.point, c) <= 150_000 && (animalsOf[s.id] ?? []).contains { a in
                     a["species"]!.string == species && a["age_years"]!.double! <= maxAge && a["adoptable"]! == .bool(true)
                 }
             }.map { (Oracle.mm($0.point, c), $0.id) }.sorted { $0 < $1 }

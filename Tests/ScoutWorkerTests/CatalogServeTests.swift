@@ -23,7 +23,8 @@ import Testing
 
     static func serve(_ requests: [String], exact: Bool = false) throws -> (lines: [JSONValue], stderr: String) {
         var args = ["--data", Repository.data, "--load", dogs.path,
-                    "--load", Repository.data + "/sample/gyms.jsonl", "--load", Repository.data + "/sample/shelters.jsonl"]
+                    "--load", Repository.data + "/sample/gyms.jsonl", "--load", Repository.data + "/sample/shelters.jsonl",
+                    "--load", Repository.data + "/sample/animals.jsonl"]
         if exact { args.append("--exact-dog-locations") }
         let r = try ScoutProcess.serve(requests, arguments: args)
         #expect(r.status == 0)

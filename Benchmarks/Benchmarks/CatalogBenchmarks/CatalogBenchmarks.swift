@@ -15,7 +15,7 @@ let dataDirectory = ProcessInfo.processInfo.environment["SCOUT_DATA"] ?? "../dat
 
 let engine: Engine = {
     let e = Engine(catalog: try! Catalog.load(dataDirectory: dataDirectory))
-    for f in ["dogs", "gyms", "shelters"] { try! e.load(path: "\(dataDirectory)/sample/\(f).jsonl") }
+    for f in ["dogs", "gyms", "shelters", "animals"] { try! e.load(path: "\(dataDirectory)/sample/\(f).jsonl") }
     return e
 }()
 

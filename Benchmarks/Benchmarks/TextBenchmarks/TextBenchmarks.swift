@@ -20,7 +20,8 @@ let queryFile = ProcessInfo.processInfo.environment["SCOUT_QUERIES"] ?? "../Benc
 let catalog = try! Catalog.load(dataDirectory: dataDirectory)
 let engine: Engine = {
     let e = Engine(catalog: catalog)
-    for f in ["articles", "animals"] { try! e.load(path: "\(dataDirectory)/sample/\(f).jsonl") }
+    // An animal names a stored shelter: the shelters first.
+    for f in ["articles", "shelters", "animals"] { try! e.load(path: "\(dataDirectory)/sample/\(f).jsonl") }
     return e
 }()
 
