@@ -149,6 +149,28 @@ def nasty_points(rng: random.Random, n: int) -> list[tuple[float, float]]:
     return pts
 
 
+def shelter_fields(name: str) -> dict:
+    return {"name": name, "type": "shelter", "address": {"town": "Wrocław", "country": "PL"}}
+
+
+def animal_fields(shelter: str, name: str) -> dict:
+    return {"shelter_id": shelter, "species": "pies", "name": name, "age_years": 2, "size": "medium"}
+
+
+def listed_animals(w: SourceWorker) -> dict[str, list[str]]:
+    """Each shelter's `animals` list as Scout answers it: shelter id → animal ids."""
+    res = w.result({"op": "search", "kind": "shelter", "sort": "id", "limit": 1000, "fields": ["animals"]})["results"]
+    return {x["id"]: [a["id"] for a in x.get("fields", {}).get("animals", [])] for x in res}
+
+
+def expected_lists(shelters: set[str], shelter_of: dict[str, str]) -> dict[str, list[str]]:
+    """shelter id → its animals' ids in byte order, from animal id → shelter id."""
+    out: dict[str, list[str]] = {s: [] for s in shelters}
+    for a, s in shelter_of.items():
+        out[s].append(a)
+    return {s: sorted(ids) for s, ids in out.items()}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--scout", required=True)
@@ -171,6 +193,11 @@ def main() -> int:
         db.execute("CREATE TABLE dogs (id text PRIMARY KEY, place geography(Point, 4326), fields jsonb)")
         db.execute("CREATE TABLE gyms (gym_id bigint PRIMARY KEY, location geometry, props jsonb)")
         db.execute("CREATE TABLE lovers (id text PRIMARY KEY, fields jsonb)")
+        # Records that name a parent, in tables whose names sort before their parents'.
+        db.execute("CREATE TABLE shelters (id text PRIMARY KEY, place geography(Point, 4326), fields jsonb)")
+        db.execute("CREATE TABLE animals (id text PRIMARY KEY, place geography(Point, 4326), fields jsonb)")
+        db.execute("CREATE TABLE pets (id text PRIMARY KEY, fields jsonb)")
+        db.execute("CREATE TABLE care (id text PRIMARY KEY, fields jsonb)")
 
         # -- errors, each with a clear message and a non-zero status ----------------------
         run_expect_failure([scout, "source", "install", "mysql://x/y", "--table", "dogs:dog"], "must start with postgresql://", "bad URL")
@@ -186,7 +213,8 @@ def main() -> int:
 
         r = subprocess.run([scout, "source", "install", sock, "--table", "dogs:dog",
                             "--table", "gyms:gym:id=gym_id,place=location,fields=props",
-                            "--table", "lovers:lover:place=none"], capture_output=True, text=True)
+                            "--table", "lovers:lover:place=none", "--table", "shelters:shelter", "--table", "animals:animal",
+                            "--table", "pets:pet:place=none", "--table", "care:care:place=none"], capture_output=True, text=True)
         check(r.returncode == 0, f"install failed: {r.stderr}")
         say("ok: install:", r.stderr.strip())
 
@@ -211,6 +239,22 @@ def main() -> int:
             cur.execute("INSERT INTO gyms VALUES (9002, ST_GeomFromText('LINESTRING(0 0, 1 1)', 4326), %s)",
                         (json.dumps({"name": "A line", "type": "gym", "timezone": "UTC"}),))
             cur.execute("INSERT INTO lovers VALUES ('lover-1', %s)", (json.dumps({"name": "Callum", "town": "Dublin", "experience": 4}),))
+            shelter_of = {}
+            for i in range(5):
+                cur.execute("INSERT INTO shelters VALUES (%s, ST_MakePoint(17.03, 51.1)::geography, %s)",
+                            (f"shelter-{i}", json.dumps(shelter_fields(f"Schronisko {i}"))))
+            for i in range(40):
+                shelter_of[f"animal-{i:03d}"] = f"shelter-{rng.randrange(5)}"
+                cur.execute("INSERT INTO animals VALUES (%s, ST_MakePoint(17.03, 51.1)::geography, %s)",
+                            (f"animal-{i:03d}", json.dumps(animal_fields(shelter_of[f"animal-{i:03d}"], f"Burek {i}"))))
+            for i in range(3):
+                cur.execute("INSERT INTO pets VALUES (%s, %s)", (f"pet-{i}", json.dumps({"name": f"Rex {i}", "species": "dog", "owners": [f"user-{i}"]})))
+            care_of = {}
+            for i in range(20):
+                care_of[f"care-{i:03d}"] = f"pet-{i % 3}"
+                cur.execute("INSERT INTO care VALUES (%s, %s)", (f"care-{i:03d}", json.dumps(
+                    {"pet_id": f"pet-{i % 3}", "type": "walk", "start": f"2026-11-{10 + i % 10:02d}T08:00:00Z", "minutes": 30,
+                     "logged_by": f"user-{i % 3}"})))
 
         # -- initial load --------------------------------------------------------------------
         t0 = time.monotonic()
@@ -228,6 +272,15 @@ def main() -> int:
                     "skipped row 9001 of public.gyms", "skipped row 9002 of public.gyms"):
             check(bad in text, f"stderr lacks {bad!r}")
         say(f"ok: initial load: {len(ids)} dogs, {len(gyms)} gyms, 1 lover; 4 bad rows logged and left out")
+        # Parents before the records that name them, whatever the tables' names.
+        shelters = {f"shelter-{i}" for i in range(5)}
+        check(listed_animals(w) == expected_lists(shelters, shelter_of), f"initial shelters' animals: {listed_animals(w)}")
+        for pet in ("pet-0", "pet-1", "pet-2"):
+            log_ids = {x["id"] for x in w.result({"op": "search", "kind": "care", "filter": {"pet_id": pet}, "limit": 100,
+                                                  "user": f"user-{pet[-1]}", "fields": False})["results"]}
+            check(log_ids == {c for c, p in care_of.items() if p == pet}, f"initial care log of {pet}: {sorted(log_ids)}")
+        say("ok: initial load: 40 animals listed by their 5 shelters and 20 care entries by their 3 pets "
+            "(tables animals and care written after shelters and pets)")
 
         # -- radius and nearest against PostGIS ---------------------------------------------
         def compare(kind: str, table: str, idcol: str, geog: str, centres, valid: str = "true") -> tuple[int, int]:
@@ -298,6 +351,28 @@ def main() -> int:
         check("skipped row dog-00011 of public.dogs" in log.read_text(), "the bad update was not logged")
         del dogs["dog-00010"], dogs["dog-00011"]
         say(f"ok: insert, update, delete, bad update, id change, placeless insert visible in {max(lags) * 1000:.1f} ms at most")
+
+        # A new shelter and its first animal in one transaction; a shelter closing takes its animals.
+        with db.transaction():
+            db.execute("INSERT INTO animals VALUES ('animal-new', ST_MakePoint(17.03, 51.1)::geography, %s)",
+                       (json.dumps(animal_fields("shelter-new", "Fasolka")),))
+            db.execute("INSERT INTO shelters VALUES ('shelter-new', ST_MakePoint(17.03, 51.1)::geography, %s)",
+                       (json.dumps(shelter_fields("Azyl")),))
+        t = time.monotonic()
+        shelter_of["animal-new"] = "shelter-new"
+        lags.append(wait_until(w, "shelter", "shelter-new", lambda r: r is not None and [a["id"] for a in r["fields"].get("animals", [])] == ["animal-new"],
+                               t, "a shelter and its animal in one transaction"))
+        with db.transaction():
+            db.execute("DELETE FROM animals WHERE fields->>'shelter_id' = 'shelter-0'")
+            db.execute("DELETE FROM shelters WHERE id = 'shelter-0'")
+        t = time.monotonic()
+        lags.append(wait_until(w, "shelter", "shelter-0", gone, t, "a shelter closing"))
+        shelter_of = {a: s for a, s in shelter_of.items() if s != "shelter-0"}
+        shelters = (shelters | {"shelter-new"}) - {"shelter-0"}
+        check(listed_animals(w) == expected_lists(shelters, shelter_of), "after a shelter closed, its animals are gone and the rest listed")
+        stale = [a for a in ("animal-%03d" % i for i in range(40)) if a not in shelter_of and get(w, "animal", a) is not None]
+        check(not stale, f"animals of the closed shelter still there: {stale}")
+        say("ok: a shelter with its first animal in one transaction, and a shelter closing with its animals")
 
         # A transaction that takes its change numbers first but commits last is not skipped.
         slow = pg.connect(autocommit=False)

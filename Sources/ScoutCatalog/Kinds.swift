@@ -154,16 +154,26 @@ public struct KindDefinition: Sendable {
     /// The field of a time a listing sorts by newest first (``SortOrder/newest``); `nil`
     /// when records have none.
     public let timeField: String?
+    /// The record each record of the kind belongs to, and the field naming its id: a care
+    /// entry's pet (`pet_id`), a shelter animal's shelter (`shelter_id`). It must exist when
+    /// the record is written, and the record goes with it; so parents are written first
+    /// (``writeDepth``). `nil`: records stand alone.
+    public let parent: (kind: RecordKind, field: String)?
 
     /// A definition (see the properties for what each fact means).
     public init(kind: RecordKind, placement: Placement, textFields: [(name: String, weight: Double)], synonymWeight: Double,
                 reviewCriteria: [String], takesVotes: Bool, isRated: Bool, filterFields: [String]?, rangeFields: [String],
-                hidesLocation: Bool, recordFields: [String]?, access: KindAccess = .everyone, timeField: String? = nil) {
+                hidesLocation: Bool, recordFields: [String]?, access: KindAccess = .everyone, timeField: String? = nil,
+                parent: (kind: RecordKind, field: String)? = nil) {
         self.kind = kind; self.placement = placement; self.textFields = textFields; self.synonymWeight = synonymWeight
         self.reviewCriteria = reviewCriteria; self.takesVotes = takesVotes; self.isRated = isRated; self.filterFields = filterFields
         self.rangeFields = rangeFields; self.hidesLocation = hidesLocation; self.recordFields = recordFields
-        self.access = access; self.timeField = timeField
+        self.access = access; self.timeField = timeField; self.parent = parent
     }
+
+    /// How many parents above a record of the kind (0: none). Writing kinds in ascending
+    /// depth writes each parent before the records that name it (a source's tables, files).
+    public var writeDepth: Int { parent.map { 1 + $0.kind.definition.writeDepth } ?? 0 }
 
     /// The fields that say who owns a record and who may read it (``RecordAccess``).
     public static let accessFields = ["owners", "visibility", "shared_with"]
@@ -212,7 +222,7 @@ public struct KindDefinition: Sendable {
             reviewCriteria: [], takesVotes: false, isRated: false,
             filterFields: ["shelter_id"] + RecordFilter.animalFields, rangeFields: [], hidesLocation: false,
             recordFields: ["shelter_id", "species", "name", "sex", "age_years", "size", "marks", "description", "adoptable",
-                           "town", "country"]),
+                           "town", "country"], parent: (.shelter, "shelter_id")),
         KindDefinition(
             kind: .lover, placement: .none,
             textFields: [("name", 3), ("town", 1), ("about", 1)], synonymWeight: 1,
@@ -247,7 +257,7 @@ public struct KindDefinition: Sendable {
             reviewCriteria: [], takesVotes: false, isRated: false,
             filterFields: ["pet_id", "type", "start", "logged_by", "verdict"], rangeFields: [], hidesLocation: false,
             recordFields: ["pet_id", "type", "label", "start", "minutes", "comment", "logged_by", "verdict", "recommendation"],
-            access: .through(kind: .pet, field: "pet_id"), timeField: "start"),
+            access: .through(kind: .pet, field: "pet_id"), timeField: "start", parent: (.pet, "pet_id")),
         KindDefinition(
             kind: .list, placement: .none,
             textFields: [("name", 1)], synonymWeight: 1,

@@ -222,7 +222,8 @@ public actor SourceFollower {
         for ch in changes where seen.insert(ch.table + "\u{0}" + ch.id).inserted {
             byTable[ch.table, default: []].append(ch.id)
         }
-        for (table, ids) in byTable.sorted(by: { $0.key < $1.key }) {
+        // Parents first (a shelter before the animals that name it), then by table name.
+        for (table, ids) in byTable.sorted(by: { Self.writesBefore(($0.key, mappings[$0.key]?.kind), ($1.key, mappings[$1.key]?.kind)) }) {
             guard let m = mappings[table] else { continue }   // unmapped since: the reload handles it
             var bindings = PostgresBindings()
             bindings.append(ids)
@@ -291,7 +292,8 @@ public actor SourceFollower {
                 }
             }
             var seenByTable: [String: Set<String>] = [:]
-            for m in stored {
+            // Parents first (pets before their care logs), so every reference finds its record.
+            for m in stored.sorted(by: { Self.writesBefore(($0.table, $0.kind), ($1.table, $1.kind)) }) {
                 var seen = Set<String>()
                 var records: [PointRecord] = []
                 records.reserveCapacity(10_000)
@@ -332,6 +334,13 @@ public actor SourceFollower {
             try? await c.run("ROLLBACK")
             throw error
         }
+    }
+
+    /// The order tables are written in: by their kind's ``KindDefinition/writeDepth`` (a
+    /// record's parent before it), then by name.
+    static func writesBefore(_ a: (table: String, kind: String?), _ b: (table: String, kind: String?)) -> Bool {
+        let da = a.kind.map { RecordKind($0).definition.writeDepth } ?? 0, db = b.kind.map { RecordKind($0).definition.writeDepth } ?? 0
+        return da != db ? da < db : a.table < b.table
     }
 
     /// Upserts records; when the batch is refused, record by record, logging and leaving out

@@ -66,4 +66,16 @@ import Testing
         }
         #expect(checked > 0)
     }
+
+    /// A kind's parent is a typed kind, named by one of the kind's own fields, and parents
+    /// come before the records that name them in write order (a source's tables).
+    @Test func parentsAreWrittenFirst() {
+        for d in KindDefinition.table {
+            guard let p = d.parent else { #expect(d.writeDepth == 0); continue }
+            #expect(p.kind.isTyped && p.kind != d.kind, "\(d.kind.name)")
+            #expect(d.recordFields?.contains(p.field) == true, "\(d.kind.name).\(p.field) is not a field of the kind")
+            #expect(d.writeDepth == p.kind.definition.writeDepth + 1)
+        }
+        #expect(RecordKind.care.definition.parent?.kind == .pet && RecordKind.animal.definition.parent?.kind == .shelter)
+    }
 }
