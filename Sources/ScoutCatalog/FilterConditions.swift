@@ -377,6 +377,11 @@ public enum CareCondition: Sendable, Hashable {
     case loggedBy(Set<String>)
     /// With any of these verdicts (``CareEntry/verdicts``).
     case verdict(Set<String>)
+    /// Of pets any of these users owns (an owner's log of all their pets). An entry does not
+    /// know its pet's owners: the engine replaces this condition with ``pet(_:)`` of the pets
+    /// those users own when a search starts (``resolvingOwners(_:)``); unresolved, it matches
+    /// nothing.
+    case petOwner(Set<String>)
 
     /// Whether the entry meets the condition.
     public func matches(_ e: CareEntry) -> Bool {
@@ -386,6 +391,7 @@ public enum CareCondition: Sendable, Hashable {
         case .start(let r): r.contains(e.start.seconds)
         case .loggedBy(let ids): ids.contains(e.loggedBy)
         case .verdict(let v): e.verdict.map(v.contains) == true
+        case .petOwner: false
         }
     }
 }
@@ -536,6 +542,16 @@ extension RecordFilter {
     ///                     filter: .careEntries(.pet(["pet-rex"]), .type(["walk", "feeding"]), .start(week)))
     /// ```
     public static func careEntries(_ conditions: CareCondition...) -> RecordFilter { RecordFilter(conditions.map { .care($0) }) }
+
+    /// The filter with each ``CareCondition/petOwner(_:)`` replaced by ``CareCondition/pet(_:)``
+    /// of the pets `petsOwned` gives for those users (the engine's pets); `self` when it has none.
+    public func resolvingOwners(_ petsOwned: (Set<String>) -> Set<String>) -> RecordFilter {
+        guard conditions.contains(where: { if case .care(.petOwner) = $0 { true } else { false } }) else { return self }
+        return RecordFilter(conditions.map { c in
+            if case .care(.petOwner(let users)) = c { return .care(.pet(petsOwned(users))) }
+            return c
+        })
+    }
 
     /// Personal lists meeting every condition.
     public static func lists(_ conditions: ListCondition...) -> RecordFilter { RecordFilter(conditions.map { .list($0) }) }

@@ -255,7 +255,7 @@ public struct KindDefinition: Sendable {
             kind: .care, placement: .none,
             textFields: [("comment", 2), ("type", 1)], synonymWeight: 1,
             reviewCriteria: [], takesVotes: false, isRated: false,
-            filterFields: ["pet_id", "type", "start", "logged_by", "verdict"], rangeFields: [], hidesLocation: false,
+            filterFields: ["pet_id", "owner", "type", "start", "logged_by", "verdict"], rangeFields: [], hidesLocation: false,
             recordFields: ["pet_id", "type", "label", "start", "minutes", "comment", "logged_by", "verdict", "recommendation"],
             access: .through(kind: .pet, field: "pet_id"), timeField: "start", parent: (.pet, "pet_id")),
         KindDefinition(

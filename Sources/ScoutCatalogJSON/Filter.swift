@@ -105,6 +105,7 @@ private struct FilterReader {
         case ("care", "start"): return .care(.start(try FilterReader.instants(v, path: path)))
         case ("care", "logged_by"): return .care(.loggedBy(Set(try FilterReader.strings(v, path: path))))
         case ("care", "verdict"): return .care(.verdict(Set(try FilterReader.strings(v, path: path, allowed: CareEntry.verdicts))))
+        case ("care", "owner"): return .care(.petOwner(Set(try FilterReader.strings(v, path: path))))
         case ("list", "owner"): return .list(.owner(Set(try FilterReader.strings(v, path: path))))
         case ("list", "item_kind"): return .list(.itemKind(Set(try FilterReader.strings(v, path: path))))
         default:

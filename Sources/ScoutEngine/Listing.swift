@@ -33,6 +33,8 @@ extension Engine {
         let set = try loadedSet(kind: q.kind.name)
         let (snap, placeless) = try consistentRead { () throws(ScoutError) in (set.snapshot(), placelessSet(kind: q.kind.name)?.snapshot()) }
         let access = self.access(kind: q.kind, user: q.user)
+        var q = q
+        q.filter = q.filter.resolvingOwners(petsOwned(by:))
         // A pet's log (care entries of named pets, newest first): only those pets' entries are read.
         if q.text == nil, sort == .newest, snap.entryCount == 0, let placeless, let pets = Engine.petsNamed(by: q.filter), pets.count <= 64 {
             let groups = entriesByPet(placeless)
@@ -136,6 +138,16 @@ extension Engine {
             return hit(id: r.id, kind: q.kind, point: r.point, payload: r.payload, distance: nil)
         }
         return SearchResult(total: total, hits: hits, nextAfter: more ? hits.last?.id : nil)
+    }
+
+    /// The ids of the stored pets any of these users owns (a care filter's `owner`).
+    func petsOwned(by users: Set<String>) -> Set<String> {
+        guard let pets = placelessSet(kind: RecordKind.pet.name)?.snapshot() else { return [] }
+        var out = Set<String>()
+        for (id, payload) in pets.byID {
+            if case .pet(let p)? = payload?.record, p.access.owners.contains(where: users.contains) { out.insert(id) }
+        }
+        return out
     }
 
     /// The pets a filter of care entries names (its `pet_id` condition), when it has one.

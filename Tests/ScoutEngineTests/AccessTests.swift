@@ -151,6 +151,23 @@ import Testing
             } while q.after != nil
             #expect(got == want, "\(asked): \(got) vs \(want)")
         }
+        // An owner's log: the entries of every pet they own, newest first (here every reader owns).
+        let owners: [String: Set<String>] = Dictionary(uniqueKeysWithValues: all.filter { $0.kind == .pet }.map { r in
+            (r.id, Set(r.fields.filter { $0.0 == "owners" || $0.0 == "shared_with" }.flatMap { $0.1.array ?? [] }.compactMap(\.string)))
+        })
+        for user in Self.users {
+            let want = entries.filter { owners[$0.pet]?.contains(user) == true }
+                .sorted { a, b in a.start != b.start ? a.start > b.start : a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }.map(\.id)
+            var q = SearchQuery(kind: .care, area: nil, limit: rng.int(1...4), filter: .careEntries(.petOwner([user])))
+            var got: [String] = []
+            repeat {
+                let page = try open.search(q)
+                #expect(page.total == want.count, "owner \(user)")
+                got += page.hits.map(\.id)
+                q.after = page.nextAfter
+            } while q.after != nil
+            #expect(got == want, "owner \(user): \(got) vs \(want)")
+        }
     }
 
     @Test(arguments: 0..<TestScale.count(short: 4, full: 40))
@@ -180,7 +197,8 @@ import Testing
                 }
                 if rng.chance(0.4) {
                     switch kind {
-                    case .care: q.filter = .careEntries(.pet([rng.pick(all.filter { $0.kind == .pet }).id]))
+                    case .care: q.filter = rng.chance(0.5) ? .careEntries(.pet([rng.pick(all.filter { $0.kind == .pet }).id]))
+                        : .careEntries(.petOwner([rng.pick(Self.users)]))
                     case .pet: q.filter = .pets(.owner([rng.pick(Self.users)]))
                     case .list: q.filter = .lists(.owner([rng.pick(Self.users)]))
                     default: q.filter = .programs(.author([rng.pick(Self.users)]))

@@ -54,10 +54,10 @@ import Testing
                      .care(ReviewMatch(minCount: 2)), .country(["IE"]))),
             ("pet", #"{"species": ["pies", "kot"], "owner": ["u1", "u2"]}"#, .pets(.species(["dog", "cat"]), .owner(["u1", "u2"]))),
             ("care", #"{"pet_id": ["pet-1", "pet-2", "pet-3"], "type": ["walk", "feeding"], "start": {"from": "2026-11-15T00:00:00Z","#
-                + #" "to": "2026-11-20T12:00:00Z"}, "logged_by": "u1", "verdict": ["enjoyed", "neutral"]}"#,
+                + #" "to": "2026-11-20T12:00:00Z"}, "logged_by": "u1", "verdict": ["enjoyed", "neutral"], "owner": "u2"}"#,
              .careEntries(.pet(["pet-1", "pet-2", "pet-3"]), .type(["walk", "feeding"]),
                           .start(try Instant.parse("2026-11-15T00:00:00Z", path: "").seconds ... Instant.parse("2026-11-20T12:00:00Z", path: "").seconds),
-                          .loggedBy(["u1"]), .verdict(["enjoyed", "neutral"]))),
+                          .loggedBy(["u1"]), .verdict(["enjoyed", "neutral"]), .petOwner(["u2"]))),
             ("list", #"{"owner": "u1", "item_kind": ["animal"]}"#, .lists(.owner(["u1"]), .itemKind(["animal"]))),
         ]
     }
