@@ -137,36 +137,31 @@ import Testing
             guard case .care(let c) = try! Self.catalog.record(kind: .care, fields: r.fields, path: "") else { return nil }
             return (r.id, c.petID, c.start.seconds)
         }
-        for _ in 0..<20 {
-            let asked = Set((0..<rng.int(1...3)).map { _ in rng.pick(pets) })
-            let want = entries.filter { asked.contains($0.pet) }
-                .sorted { a, b in a.start != b.start ? a.start > b.start : a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }.map(\.id)
-            var q = SearchQuery(kind: .care, area: nil, limit: rng.int(1...4), filter: .careEntries(.pet(asked)))
+        /// Pages through a care listing with its cursor; every page's total is the whole log's.
+        func log(_ filter: RecordFilter, want: [String], _ tag: String) throws {
+            var q = SearchQuery(kind: .care, area: nil, limit: rng.int(1...4), filter: filter)
             var got: [String] = []
             repeat {
                 let page = try open.search(q)
-                #expect(page.total == want.count, "\(asked)")
+                #expect(page.total == want.count, "\(tag)")
                 got += page.hits.map(\.id)
                 q.after = page.nextAfter
             } while q.after != nil
-            #expect(got == want, "\(asked): \(got) vs \(want)")
+            #expect(got == want, "\(tag): \(got) vs \(want)")
+        }
+        func newestFirst(_ e: [(id: String, pet: String, start: Int64)]) -> [String] {
+            e.sorted { a, b in a.start != b.start ? a.start > b.start : a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }.map(\.id)
+        }
+        for _ in 0..<20 {
+            let asked = Set((0..<rng.int(1...3)).map { _ in rng.pick(pets) })
+            try log(.careEntries(.pet(asked)), want: newestFirst(entries.filter { asked.contains($0.pet) }), "\(asked)")
         }
         // An owner's log: the entries of every pet they own, newest first (here every reader owns).
         let owners: [String: Set<String>] = Dictionary(uniqueKeysWithValues: all.filter { $0.kind == .pet }.map { r in
             (r.id, Set(r.fields.filter { $0.0 == "owners" || $0.0 == "shared_with" }.flatMap { $0.1.array ?? [] }.compactMap(\.string)))
         })
         for user in Self.users {
-            let want = entries.filter { owners[$0.pet]?.contains(user) == true }
-                .sorted { a, b in a.start != b.start ? a.start > b.start : a.id.utf8.lexicographicallyPrecedes(b.id.utf8) }.map(\.id)
-            var q = SearchQuery(kind: .care, area: nil, limit: rng.int(1...4), filter: .careEntries(.petOwner([user])))
-            var got: [String] = []
-            repeat {
-                let page = try open.search(q)
-                #expect(page.total == want.count, "owner \(user)")
-                got += page.hits.map(\.id)
-                q.after = page.nextAfter
-            } while q.after != nil
-            #expect(got == want, "owner \(user): \(got) vs \(want)")
+            try log(.careEntries(.petOwner([user])), want: newestFirst(entries.filter { owners[$0.pet]?.contains(user) == true }), "owner \(user)")
         }
     }
 
