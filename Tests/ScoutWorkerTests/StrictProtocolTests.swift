@@ -227,9 +227,9 @@ import Testing
         #expect(Worker.operationNames.count == Set(Worker.operationNames).count)
     }
 
-    /// Every request example in docs/protocol.md runs against the real worker, over the
-    /// sample shelters and their animals; where the docs show its response, the answer is
-    /// that response, whole (members in any order, numbers by value).
+    /// Every request example in docs/protocol.md is followed by its answer, and runs against
+    /// the real worker started as the docs say, answering that, whole (members in any order,
+    /// numbers by value).
     @Test func everyProtocolExampleRuns() throws {
         let doc = try String(contentsOfFile: Repository.root + "/docs/protocol.md", encoding: .utf8)
         var requests: [String] = [], documented: [JSONValue?] = []
@@ -257,7 +257,7 @@ import Testing
         let lines = try r.lines.map { try json($0) }
         for (i, l) in lines.enumerated() {
             guard let want = documented[i] else {
-                #expect(l["ok"] == .bool(true), "\(requests[i]) → \(l)")
+                Issue.record("\(requests[i]): no answer follows it in the docs (this build answers \(Self.text(l)))")
                 continue
             }
             #expect(Self.sameJSON(l, want), "\(requests[i])\n  answers \(Self.text(l))\n  the docs \(Self.text(want))")
