@@ -66,6 +66,7 @@ extension Pet {
             }
             conditions.append(s)
         }
+        try Reminder.checkPets(f, types: nil)
         return Pet(name: try f.string("name", maxBytes: 256), species: try names.read(f, "species"),
                    breedName: try f.optionalString("breed", maxBytes: 128) ?? "",
                    birthDate: try f.optionalString("birth_date", maxBytes: 32).map { (t) throws(ScoutError) in
@@ -73,6 +74,64 @@ extension Pet {
                    weightKg: try f.optionalNumber("weight_kg", in: 0.01...2000), conditions: conditions,
                    microchip: try f.optionalString("microchip", maxBytes: 64) ?? "",
                    access: try RecordAccess.read(f, required: true)!)
+    }
+}
+
+extension LogType {
+    /// A care type or an activity id: read with `types` (the recommender's catalogue) when the
+    /// reader has it; otherwise any word that is not a misspelt care type (the closest named).
+    public static func read(_ word: String, types: LogTypeVocabulary?, path: String) throws(ScoutError) -> LogType {
+        if let types { return try types.read(word, path: path) }
+        if let t = LogTypeVocabulary.careTypes.type(word) { return t }
+        let careWords = CareType.allCases.map(\.rawValue)
+        let close = Suggestions.closest(to: word, among: careWords)
+        guard close.isEmpty, word.utf8.count <= 64,
+              word.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }) else {
+            throw ScoutError(.invalidRequest, "unknown type\(Suggestions.hint(for: word, among: careWords)); types are "
+                             + careWords.joined(separator: ", ") + ", or an activity id (docs/activities.md)", path: path)
+        }
+        return .activity(word)
+    }
+}
+
+extension Reminder {
+    /// Reads one reminder `{"activity"?, "type"?, "start", "frequency", "created"?}` (a
+    /// `schedule` request's, or one a pet keeps): `start` a wall time in `zone` or an RFC 3339
+    /// date-time; `type` read as ``LogType/read(_:types:path:)`` does; `activity` defaults to
+    /// the type's word. Errors name the field under `path`.
+    public static func read(_ value: JSONValue, zone: Zone, types: LogTypeVocabulary?, path: String) throws(ScoutError) -> Reminder {
+        let r = try FieldReader(value, path: path)
+        try r.checkKnown(["activity", "type", "start", "frequency", "created"])
+        var type: LogType?
+        if let word = try r.optionalString("type", maxBytes: ScheduleRequest.maxActivityBytes) {
+            type = try LogType.read(word, types: types, path: r.at("type"))
+        }
+        let activity: String
+        if r["activity"] == nil, let type { activity = type.word } else { activity = try r.string("activity", maxBytes: ScheduleRequest.maxActivityBytes) }
+        guard !activity.isEmpty else { throw ScoutError(.invalidRequest, "activity must not be empty", path: r.at("activity")) }
+        let start = try ScheduleRequest.readStart(try r.string("start"), zone: zone, path: r.at("start"))
+        let frequency = Frequency(rawValue: try r.oneOf("frequency", Frequency.allCases.map(\.rawValue)))!
+        var created: Instant?
+        if let text = try r.optionalString("created") { created = try Instant.parse(text, path: r.at("created")) }
+        return Reminder(activity: activity, start: start, frequency: frequency, created: created, type: type)
+    }
+
+    /// A pet's `reminders`: each a reminder (checked as `schedule` reads it, wall times in UTC
+    /// here: the request gives the zone), at most one per type (its `type`, else its
+    /// `activity`), at most ``ScheduleRequest/maxReminders``.
+    static func checkPets(_ f: FieldReader, types: LogTypeVocabulary?) throws(ScoutError) {
+        guard f["reminders"] != nil else { return }
+        var first: [String: Int] = [:]
+        for (i, value) in try f.array("reminders", maxCount: ScheduleRequest.maxReminders).enumerated() {
+            let at = "\(f.at("reminders"))[\(i)]"
+            let reminder = try read(value, zone: .utc, types: types, path: at)
+            let key = reminder.type?.word ?? reminder.activity
+            if let j = first[key] {
+                throw ScoutError(.invalidRequest, "a pet keeps one reminder per type: \(key) is reminders[\(j)] already (change that one)",
+                                 path: "\(at).\(reminder.type == nil ? "activity" : "type")")
+            }
+            first[key] = i
+        }
     }
 }
 
@@ -85,22 +144,7 @@ extension CareEntry {
     public static func read(_ fields: [(String, JSONValue)], types: LogTypeVocabulary?, now: Instant, path: String) throws(ScoutError) -> CareEntry {
         let f = FieldReader(fields, path: path)
         try f.checkKnown(RecordKind.care.definition.recordFields ?? [])
-        let word = try f.string("type", maxBytes: 100)
-        let type: LogType
-        if let types {
-            type = try types.read(word, path: f.at("type"))
-        } else if let t = LogTypeVocabulary.careTypes.type(word) {
-            type = t
-        } else {
-            let careWords = CareType.allCases.map(\.rawValue)
-            let close = Suggestions.closest(to: word, among: careWords)
-            guard close.isEmpty, word.utf8.count <= 64,
-                  word.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }) else {
-                throw ScoutError(.invalidRequest, "unknown type\(Suggestions.hint(for: word, among: careWords)); types are "
-                                 + careWords.joined(separator: ", ") + ", or an activity id (docs/activities.md)", path: f.at("type"))
-            }
-            type = .activity(word)
-        }
+        let type = try LogType.read(try f.string("type", maxBytes: 100), types: types, path: f.at("type"))
         let label = try f.optionalString("label", maxBytes: 128) ?? ""
         if type == .care(.other) && label.isEmpty {
             throw ScoutError(.invalidRequest, "label is required with type other: the owner's word for it (\"nail trim\")", path: f.at("label"))

@@ -1,3 +1,4 @@
+import ScoutCatalogJSON
 import ScoutCore
 import ScoutJSON
 import ScoutSchedule
@@ -25,7 +26,7 @@ extension ScheduleRequest {
         guard f["reminders"] != nil else { throw ScoutError(.invalidRequest, "reminders is required", path: f.at("reminders")) }
         var reminders: [Reminder] = []
         for (i, value) in try f.array("reminders", maxCount: maxReminders).enumerated() {
-            reminders.append(try readReminder(value, zone: zone, types: types, path: "\(f.at("reminders"))[\(i)]"))
+            reminders.append(try Reminder.read(value, zone: zone, types: types, path: "\(f.at("reminders"))[\(i)]"))
         }
 
         var count = 3
@@ -43,21 +44,5 @@ extension ScheduleRequest {
             wakingHours: try WakingHours.read(f, key: "waking_hours"),
             avoidQuietHours: try f.bool("avoid_quiet_hours", default: false),
             busy: try BusyInterval.readList(f, key: "busy"), avoidBusy: try f.bool("avoid_busy", default: false))
-    }
-
-    /// One element of `reminders`.
-    static func readReminder(_ value: JSONValue, zone: Zone, types: LogTypeVocabulary = .careTypes, path: String) throws(ScoutError) -> Reminder {
-        let r = try FieldReader(value, path: path)
-        try r.checkKnown(["activity", "type", "start", "frequency", "created"])
-        var type: LogType?
-        if let word = try r.optionalString("type", maxBytes: maxActivityBytes) { type = try types.read(word, path: r.at("type")) }
-        let activity: String
-        if r["activity"] == nil, let type { activity = type.word } else { activity = try r.string("activity", maxBytes: maxActivityBytes) }
-        guard !activity.isEmpty else { throw ScoutError(.invalidRequest, "activity must not be empty", path: r.at("activity")) }
-        let start = try readStart(try r.string("start"), zone: zone, path: r.at("start"))
-        let frequency = Frequency(rawValue: try r.oneOf("frequency", Frequency.allCases.map(\.rawValue)))!
-        var created: Instant?
-        if let text = try r.optionalString("created") { created = try Instant.parse(text, path: r.at("created")) }
-        return Reminder(activity: activity, start: start, frequency: frequency, created: created, type: type)
     }
 }

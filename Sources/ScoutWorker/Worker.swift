@@ -306,6 +306,10 @@ public final class Worker: Sendable {
             if record.kind == .care, let types = recommender?.logTypes, case .string(let word)? = record.fields.first(where: { $0.0 == "type" })?.1 {
                 _ = try types.read(word, path: "records[\(i)].type")
             }
+            // A pet's reminders' types, the same way.
+            if record.kind == .pet, let types = recommender?.logTypes, case .array(let list)? = record.fields.first(where: { $0.0 == "reminders" })?.1 {
+                for (j, reminder) in list.enumerated() { _ = try Reminder.read(reminder, zone: .utc, types: types, path: "records[\(i)].reminders[\(j)]") }
+            }
             parsed.append(record)
         }
         let n = try engine.upsert(parsed)

@@ -105,4 +105,30 @@ import Testing
         // A refused write changes nothing: no care entry was ever stored.
         #expect(lines.last?["error"]?["code"]?.string == "not_found" && lines.last?["error"]?["path"]?.string == "kind", "\(lines.last!)")
     }
+
+    /// A pet keeps one reminder per type, each one `schedule` could read: a second walk
+    /// reminder, a reminder of an unknown activity, an unknown frequency and a bad start are
+    /// refused at their field, and the pet stays as it was.
+    @Test func aPetKeepsOneReminderPerType() throws {
+        func pet(_ reminders: String) -> String {
+            Self.pet.replacingOccurrences(of: #""reminders":[{"type":"feeding","start":"2026-06-01T07:30","frequency":"daily"},"#, with: #""reminders":[\#(reminders),"#)
+        }
+        let lines = try Self.answers([
+            #"{"op":"upsert","records":[\#(Self.pet)]}"#,
+            #"{"op":"upsert","records":[\#(pet(#"{"type":"walk","start":"2026-06-01T07:00","frequency":"daily"}"#))]}"#,
+            #"{"op":"upsert","records":[\#(pet(#"{"type":"fetchh","start":"2026-06-01T07:00","frequency":"daily"}"#))]}"#,
+            #"{"op":"upsert","records":[\#(pet(#"{"type":"feeding","start":"2026-06-01T07:00","frequency":"hourly"}"#))]}"#,
+            #"{"op":"upsert","records":[\#(pet(#"{"type":"feeding","start":"June","frequency":"daily"}"#))]}"#,
+            #"{"op":"upsert","records":[\#(pet(#"{"type":"grooming","start":"2026-06-01T09:00","frequency":"monthly"}"#))]}"#,
+            #"{"op":"get","kind":"pet","ids":["pet-rex"],"user":"u-anna","fields":["reminders"]}"#,
+        ])
+        let errors = lines.dropFirst().prefix(4).map { ($0["error"]?["code"]?.string ?? "ok", $0["error"]?["path"]?.string ?? "", $0["error"]?["message"]?.string ?? "") }
+        #expect(errors.map(\.0) == Array(repeating: "invalid_request", count: 4), "\(errors)")
+        #expect(errors.map(\.1) == ["records[0].reminders[1].type", "records[0].reminders[0].type", "records[0].reminders[0].frequency",
+                                    "records[0].reminders[0].start"], "\(errors)")
+        #expect(errors[0].2.contains("one reminder per type") && errors[1].2.contains("did you mean \"fetch\""), "\(errors)")
+        // A good change is kept: grooming in place of feeding, the walk as it was.
+        let kept = lines.last?["result"]?["results"]?.array?.first?["fields"]?["reminders"]?.array?.compactMap { $0["type"]?.string }
+        #expect(lines[5]["ok"] == .bool(true) && kept == ["grooming", "walk"], "\(lines.last!)")
+    }
 }
