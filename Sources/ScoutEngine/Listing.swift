@@ -60,13 +60,22 @@ extension Engine {
         /// A match with its first sort key.
         struct Keyed { let primary: Double, score: TextScore, textID: Int32 }
         var keyed: [Keyed] = []
-        let needsRecord = !q.filter.isEmpty || sort == .rating || sort == .newest || !access.allowsEveryone
-        keyed.reserveCapacity(matches.scores.count)
-        for i in 0..<matches.scores.count {
-            let t = matches.scores.ids[i], score = matches.scores.score(at: i)
+        let filtered = !q.filter.isEmpty
+        let needsRecord = filtered || sort == .rating || sort == .newest || !access.allowsEveryone
+        // A first page by relevance of every match (no filter, nobody's record held back):
+        // only the matches ranked at least the `limit`-th best rank can be on it, so only
+        // they become keys; the total is every match.
+        let everyMatch = !needsRecord && sort == .relevance && q.after == nil
+        let candidates = everyMatch ? matches.scores.topRanked(q.limit) : Array(0..<matches.scores.count)
+        var total = everyMatch ? matches.scores.count : 0
+        keyed.reserveCapacity(candidates.count)
+        for i in candidates {
+            let t = matches.scores.ids[i]
             let payload = needsRecord ? record(t).payload : nil
-            if !q.filter.isEmpty && !q.filter.matches(payload?.record ?? .other) { continue }
+            if filtered && !q.filter.matches(payload?.record ?? .other) { continue }
             if !access.allows(payload) { continue }
+            if !everyMatch { total += 1 }
+            let score = matches.scores.score(at: i)
             let primary: Double
             switch sort {
             case .rating: primary = -(Rating.of(payload?.record ?? .other) ?? 0)
@@ -84,7 +93,6 @@ extension Engine {
             Engine.listedBefore(a.primary, b.primary, names: { (name(a.textID), name(b.textID)) },
                                 ids: { (record(a.textID).id, record(b.textID).id) })
         }
-        let total = keyed.count
         // A first page by relevance: only the matches whose key is among the first `limit`
         // keys (ties included) can be on it, so the rest are dropped before the ordering
         // that reads names and ids.

@@ -133,39 +133,36 @@ extension TextIndex {
             guard !counted.isEmpty, let plan = plan(query, allowingUnmatched: true) else {
                 return TextMatches(query: query, rule: rule, scores: .empty, counted: counted.count)
             }
-            let (docs, masks, sums) = evaluateEach(plan, words: counted)
+            let (docs, masks, sums, frequency) = evaluateEach(plan, words: counted)
             // Each counted word's weight: its inverse document frequency.
             // (Over the documents the statistics count, ``TextIndex/init(fieldWeights:corpus:documents:uncounted:)``.)
-            var frequency = [Int](repeating: 0, count: query.words.count)
-            for (i, m) in masks.enumerated() where self.counted?[Int(docs[i])] ?? true {
-                for r in counted where m & (1 << UInt64(r)) != 0 { frequency[r] += 1 }
-            }
             let n = Double(countedCount)
-            var weight = [Double](repeating: 0, count: query.words.count)
+            var weight = [Double](repeating: 0, count: 64)
             var total = 0.0
             for r in counted {
                 let df = Double(frequency[r])
                 weight[r] = log1p((n - df + 0.5) / (df + 0.5))
                 total += weight[r]
             }
-            // A document's factor depends on its mask alone: worked out once per mask (a
-            // query has few), the masks seen kept in a short list.
-            var seenMasks: [UInt64] = [], seenFactors: [Double] = []
+            // A document's factor depends on its mask alone: the square root of the share of
+            // the weights its words cover, worked out from its few bits (the last mask's kept:
+            // neighbours often match the same words).
             var ranks = [Double](repeating: 0, count: docs.count)
-            for i in docs.indices {
-                let m = masks[i]
-                var factor = -1.0
-                for (j, known) in seenMasks.enumerated() where known == m { factor = seenFactors[j]; break }
-                if factor < 0 {
-                    var covered = 0.0
-                    for r in counted where m & (1 << UInt64(r)) != 0 { covered += weight[r] }
-                    factor = total > 0 ? (covered / total).squareRoot() : 0
-                    if seenMasks.count < 64 {
-                        seenMasks.append(m)
-                        seenFactors.append(factor)
+            var lastMask: UInt64 = 0, lastFactor = 0.0
+            weight.withUnsafeBufferPointer { w in
+                for i in docs.indices {
+                    let m = masks[i]
+                    if m != lastMask {
+                        var covered = 0.0, bits = m
+                        while bits != 0 {
+                            covered += w[bits.trailingZeroBitCount]
+                            bits &= bits &- 1
+                        }
+                        lastMask = m
+                        lastFactor = total > 0 ? (covered / total).squareRoot() : 0
                     }
+                    ranks[i] = sums[i] * lastFactor
                 }
-                ranks[i] = sums[i] * factor
             }
             let table = TextScoreTable(lookup: lookup, documentCount: documentCount, docs: docs, ids: docs.map { ids[Int($0)] },
                                        relevance: sums, ranks: ranks, masks: masks)
@@ -393,15 +390,21 @@ extension TextIndex {
     /// The documents matching at least one of `words` (query-word numbers below 64,
     /// ascending): as document indices in the order first met, with a mask of the words
     /// each matches (bit *r* for word *r*) and the sum of its best values for them, added
-    /// in query-word order.
-    func evaluateEach(_ plan: Plan, words: [Int]) -> (docs: [Int32], masks: [UInt64], sums: [Double]) {
+    /// in query-word order; and each word's document frequency among the documents the
+    /// statistics count (``counted``).
+    func evaluateEach(_ plan: Plan, words: [Int]) -> (docs: [Int32], masks: [UInt64], sums: [Double], frequency: [Int]) {
         let n = documentCount
+        // One scratch array of the documents' state: the word that last stamped a document
+        // (-1: none yet), its best value for that word, its mask and its sum.
         var stamp = [Int32](repeating: -1, count: n)
         var best = [Double](repeating: 0, count: n)
         var maskOf = [UInt64](repeating: 0, count: n)
         var sumOf = [Double](repeating: 0, count: n)
         var docs: [Int32] = []
+        var frequency = [Int](repeating: 0, count: plan.words.count)
         var touched = [Int32](repeating: 0, count: n)
+        let everyOneCounts = counted == nil
+        let countedDocs = counted ?? []
         postingStarts.withUnsafeBufferPointer { ps in
             postingDocs.withUnsafeBufferPointer { pd in
                 postingValues.withUnsafeBufferPointer { pv in
@@ -410,31 +413,36 @@ extension TextIndex {
                             maskOf.withUnsafeMutableBufferPointer { mo in
                                 sumOf.withUnsafeMutableBufferPointer { so in
                                     touched.withUnsafeMutableBufferPointer { tb in
-                                        for r in words {
-                                            let cur = Int32(r)
-                                            var count = 0
-                                            for c in plan.candidateRange(r) {
-                                                let cand = plan.candidates[c]
-                                                let t = Int(cand.term), q = cand.quality
-                                                for p in Int(ps[t])..<Int(ps[t + 1]) {
-                                                    let d = Int(pd[p])
-                                                    let v = Double(pv[p]) * q
-                                                    if st[d] != cur {
-                                                        st[d] = cur
-                                                        be[d] = v
-                                                        tb[count] = Int32(d)
-                                                        count += 1
-                                                    } else if v > be[d] {
-                                                        be[d] = v
+                                        countedDocs.withUnsafeBufferPointer { cd in
+                                            for r in words {
+                                                let cur = Int32(r)
+                                                var count = 0
+                                                for c in plan.candidateRange(r) {
+                                                    let cand = plan.candidates[c]
+                                                    let t = Int(cand.term), q = cand.quality
+                                                    for p in Int(ps[t])..<Int(ps[t + 1]) {
+                                                        let d = Int(pd[p])
+                                                        let v = Double(pv[p]) * q
+                                                        if st[d] != cur {
+                                                            st[d] = cur
+                                                            be[d] = v
+                                                            tb[count] = Int32(d)
+                                                            count += 1
+                                                        } else if v > be[d] {
+                                                            be[d] = v
+                                                        }
                                                     }
                                                 }
-                                            }
-                                            let bit: UInt64 = 1 << UInt64(r)
-                                            for i in 0..<count {
-                                                let d = Int(tb[i])
-                                                if mo[d] == 0 { docs.append(Int32(d)) }
-                                                mo[d] |= bit
-                                                so[d] += be[d]
+                                                let bit: UInt64 = 1 << UInt64(r)
+                                                var df = 0
+                                                for i in 0..<count {
+                                                    let d = Int(tb[i])
+                                                    if mo[d] == 0 { docs.append(Int32(d)) }
+                                                    mo[d] |= bit
+                                                    so[d] += be[d]
+                                                    if everyOneCounts || cd[d] { df += 1 }
+                                                }
+                                                frequency[r] = df
                                             }
                                         }
                                     }
@@ -445,7 +453,7 @@ extension TextIndex {
                 }
             }
         }
-        return (docs, docs.map { maskOf[Int($0)] }, docs.map { sumOf[Int($0)] })
+        return (docs, docs.map { maskOf[Int($0)] }, docs.map { sumOf[Int($0)] }, frequency)
     }
 }
 
@@ -539,6 +547,33 @@ public struct TextScoreTable: Sendable {
 
     /// The score of the `i`-th match (the document ``ids``[i]).
     public func score(at i: Int) -> TextScore { TextScore(relevance: relevance[i], matched: masks[i], rank: ranks[i]) }
+
+    /// The places of the matches a first page of `k` by rank can hold: those ranked at least
+    /// the `k`-th highest rank (ties included), in the order found; every match when there are
+    /// no more than `k`.
+    /// - Complexity: O(n·k) comparisons in the worst case, O(n) when ranks are random.
+    public func topRanked(_ k: Int) -> [Int] {
+        guard k > 0, ranks.count > k else { return Array(ranks.indices) }
+        // The k highest ranks so far, ascending: best[0] is the one to beat.
+        var best = [Double](repeating: -.infinity, count: k)
+        ranks.withUnsafeBufferPointer { r in
+            best.withUnsafeMutableBufferPointer { b in
+                for x in r where x > b[0] {
+                    var j = 0
+                    while j + 1 < k && b[j + 1] < x {
+                        b[j] = b[j + 1]
+                        j += 1
+                    }
+                    b[j] = x
+                }
+            }
+        }
+        let floor = best[0]
+        var out: [Int] = []
+        out.reserveCapacity(2 * k)
+        for i in ranks.indices where ranks[i] >= floor { out.append(i) }
+        return out
+    }
 
     /// The score of document `id`, or `nil` when it did not match.
     @inline(__always)
