@@ -270,7 +270,7 @@ extension TextIndex {
                     fuzzy.removeAll(keepingCapacity: true)
                     let k = EditDistance.allowedEdits(forLength: n)
                     if k > 0 {
-                        vocabulary.trie.forEachTerm(within: k, of: w) { fuzzy.append(($0, $1)) }
+                        vocabulary.typoCandidates(of: w, within: k, into: &fuzzy)
                     }
                     // Merge the two ascending lists, keeping each term's best quality.
                     var i = base.lowerBound, j = 0

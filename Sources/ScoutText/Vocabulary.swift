@@ -1,5 +1,7 @@
 // The sorted vocabulary of a text index: exact lookup and prefix ranges by binary search,
-// typo candidates from its trie (TermTrie.swift).
+// typo candidates from its trie (TermTrie.swift), kept per word once found (TypoCache).
+
+import Synchronization
 
 /// Every distinct folded term once, sorted by Unicode scalar values (the same order as
 /// their UTF-8 bytes), stored back to back in one flat array.
@@ -11,6 +13,8 @@ struct Vocabulary: Sendable {
     var starts: [Int32]
     /// The trie of the same terms, for typo candidates.
     var trie: TermTrie
+    /// Typo candidates already found, by word (``typoCandidates(of:within:into:)``).
+    let typos = TypoCache()
 
     var count: Int { starts.count - 1 }
 
@@ -24,6 +28,19 @@ struct Vocabulary: Sendable {
         self.trie = sortedScalars.withUnsafeBufferPointer { s in
             starts.withUnsafeBufferPointer { st in TermTrie(vocabulary: s, starts: st) }
         }
+    }
+
+    /// The terms within `k` edits of the folded word `w` (term, edits), ascending by term:
+    /// the trie's walk, kept per word (``TypoCache``), since the same words come again.
+    func typoCandidates(of w: UnsafeBufferPointer<UInt32>, within k: Int, into out: inout [(term: Int, edits: Int)]) {
+        let key = TypoCache.Key(scalars: Array(w), edits: k)
+        if let known = typos.candidates(key) {
+            out.append(contentsOf: known.lazy.map { (Int($0.term), Int($0.edits)) })
+            return
+        }
+        let start = out.count
+        trie.forEachTerm(within: k, of: w) { out.append(($0, $1)) }
+        typos.keep(key, out[start...].map { (Int32($0.term), UInt8($0.edits)) })
     }
 
     /// The term as a `String` (for explanations and debugging, not the hot path).
@@ -119,5 +136,42 @@ struct VocabularyView {
     func prefixRange(_ w: UnsafeBufferPointer<UInt32>) -> Range<Int> {
         let lo = lowerBound(w)
         return lo..<endOfPrefixRun(w.baseAddress!, w.count, from: lo)
+    }
+}
+
+/// The typo candidates of the words a vocabulary was asked for: found once by the trie's
+/// walk (the costliest step of a sentence query over a large vocabulary) and kept, at most
+/// ``maximumBytes`` of them and their words in all; a full cache starts over. It lives and
+/// dies with its vocabulary, which never changes (a write builds a new index), so nothing
+/// kept goes stale.
+final class TypoCache: Sendable {
+    /// A word, as folded scalars, and the edits allowed.
+    struct Key: Hashable, Sendable {
+        let scalars: [UInt32]
+        let edits: Int
+    }
+
+    /// Most bytes kept: each candidate's 16, each word's scalars (4 bytes each) and 96 for its entry.
+    static let maximumBytes = 2 << 20
+
+    private let state = Mutex<(kept: [Key: [(term: Int32, edits: UInt8)]], bytes: Int)>(([:], 0))
+
+    /// The bytes kept now (as ``maximumBytes`` counts them).
+    var bytes: Int { state.withLock { $0.bytes } }
+
+    /// The candidates kept for a word, if any.
+    func candidates(_ key: Key) -> [(term: Int32, edits: UInt8)]? { state.withLock { $0.kept[key] } }
+
+    /// Keeps a word's candidates.
+    func keep(_ key: Key, _ found: [(term: Int32, edits: UInt8)]) {
+        let bytes = 16 * found.count + 4 * key.scalars.count + 96
+        guard bytes <= TypoCache.maximumBytes else { return }
+        state.withLock { s in
+            if s.bytes + bytes > TypoCache.maximumBytes {
+                s.kept.removeAll(keepingCapacity: true)
+                s.bytes = 0
+            }
+            if s.kept.updateValue(found, forKey: key) == nil { s.bytes += bytes }
+        }
     }
 }
