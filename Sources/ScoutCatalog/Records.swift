@@ -160,7 +160,8 @@ public struct Animal: Sendable {
     public var traits: String {
         let stage = ageYears < 2 ? "young" : ageYears >= 8 ? "senior" : "adult"
         let baby = ageYears >= 1 ? "" : species == "dog" ? "puppy" : species == "cat" ? "kitten" : ""
-        return [size, stage, baby, adoptable ? "adoption" : ""].filter { !$0.isEmpty }.joined(separator: " ")
+        let sexWord = sex == "male" || sex == "female" ? sex : ""
+        return [size, stage, baby, sexWord, adoptable ? "adoption" : ""].filter { !$0.isEmpty }.joined(separator: " ")
     }
 }
 

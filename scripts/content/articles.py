@@ -329,11 +329,15 @@ article(
      "give small meals for a day or two before returning to normal food. Puppies, kittens, "
      "tiny breeds and diabetic pets should not go without food; ask your vet first.",
      "Keep a note of how often your pet is sick and what comes up.",
+     "Some dogs bring up a little yellow, frothy bile early in the morning or before a meal, "
+     "after the stomach has been empty for a long time. If that is the only sign, more, "
+     "smaller meals, with the last one late in the evening, often stop it; if it keeps "
+     "happening, ask your vet.",
      "When to see a vet: if vomiting happens more than two or three times, goes on beyond "
      "a day, contains blood or looks like coffee grounds, or if your pet cannot keep water "
      "down, is lethargic, has a swollen or painful belly, has diarrhoea as well, may have "
      "eaten a poison or an object, or is very young or old."],
-    ["vomiting", "threw up", "sick", "vomit", "bland diet", "stomach", "puke"])
+    ["vomiting", "threw up", "sick", "vomit", "bland diet", "stomach", "puke", "bile", "yellow foam"])
 
 article(
     "diarrhoea", "My dog has diarrhoea", "has diarrhoea", ["dog", "cat"], "home_care",
