@@ -155,7 +155,8 @@ public struct Animal: Sendable {
 
     /// The words its structured fields stand for, searched as the `traits` text field: the
     /// size (`small`, `medium`, `large`), the life stage (`young` under 2 years, `senior` from 8,
-    /// else `adult`), `puppy` or `kitten` for a dog or cat under a year, and `adoption` when adoptable — the first words of their synonym groups
+    /// else `adult`), `puppy` or `kitten` for a dog or cat under a year, `male` or `female` when the sex is known, and
+    /// `adoption` when adoptable — the first words of their synonym groups
     /// (`data/synonyms.tsv`), so "małe psy" or "starszy kot do adopcji" find them.
     public var traits: String {
         let stage = ageYears < 2 ? "young" : ageYears >= 8 ? "senior" : "adult"
