@@ -141,7 +141,9 @@ private func queries(_ n: Int, _ cloud: [GeoPoint], _ rng: inout SplitMix64) -> 
                     var rng = SplitMix64(seed: 500 + UInt64(reader))
                     var problems: [String] = []
                     var rounds = 0
-                    while (!done.isSet || rounds < 10) && problems.isEmpty {
+                    // At least 10 rounds, and at most 300: readers that ran until the writer is done
+                    // kept both cores busy for the whole parallel suite, the writer waiting behind them.
+                    while (!done.isSet || rounds < 10) && rounds < 300 && problems.isEmpty {
                         rounds += 1
                         let s = set.snapshot()
                         let refs = s.allLive()

@@ -157,7 +157,9 @@ func verify(_ s: PointSet.Snapshot, against model: [String: GeoPoint], _ rng: in
                     var rng = SplitMix64(seed: 1000 + reader)
                     var problems: [String] = []
                     var rounds = 0
-                    while (!done.isSet || rounds < 10) && problems.isEmpty {
+                    // At least 10 rounds, and at most 300: readers that ran until the writer is done
+                    // kept both cores busy for the whole parallel suite, the writer waiting behind them.
+                    while (!done.isSet || rounds < 10) && rounds < 300 && problems.isEmpty {
                         rounds += 1
                         let s = set.snapshot()
                         let live = s.allLive().map { s.entry($0) }
