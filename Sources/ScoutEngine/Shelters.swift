@@ -29,6 +29,12 @@ extension Engine {
         return (a.shelterID, ListedAnimal(animal: a.animal.with(id: id), json: .object(fields)))
     }
 
+    /// The shelter a stored animal names (`nil`: not an animal), without listing it.
+    static func shelterID(of e: Entry) -> String? {
+        if case .animal(let a) = record(e) { return a.shelterID }
+        return nil
+    }
+
     /// A shelter's payload with these animals (sorted here by id, in byte order).
     static func shelterPayload(_ payload: RecordPayload, animals: [ListedAnimal]) -> RecordPayload {
         guard case .shelter(let s) = payload.record else { return payload }
@@ -52,7 +58,7 @@ extension Engine {
             guard let l = Engine.listed(id: r.id, r.payload as? RecordPayload) else { continue }
             written[r.id] = l
             affected.insert(l.shelter)
-            if let old = animalSet?.entry(id: r.id), let was = Engine.listed(id: r.id, Engine.payload(old)) { affected.insert(was.shelter) }
+            if let old = animalSet?.entry(id: r.id), let was = Engine.shelterID(of: old) { affected.insert(was) }
         }
         var arriving: [String: [ListedAnimal]] = [:]
         for (_, l) in written { arriving[l.shelter, default: []].append(l.animal) }
@@ -82,7 +88,7 @@ extension Engine {
         guard let animalSet = pointSet(kind: RecordKind.animal.name), let shelterSet = pointSet(kind: RecordKind.shelter.name) else { return }
         var leaving: [String: Set<String>] = [:]
         for id in ids {
-            if let e = animalSet.entry(id: id), let l = Engine.listed(id: id, Engine.payload(e)) { leaving[l.shelter, default: []].insert(id) }
+            if let e = animalSet.entry(id: id), let shelter = Engine.shelterID(of: e) { leaving[shelter, default: []].insert(id) }
         }
         var changed: [PointSet.Record] = []
         for (shelter, gone) in leaving {
