@@ -121,7 +121,7 @@ public final class Engine: Sendable {
 
     /// The reference files of the snapshot this engine was restored from (none otherwise):
     /// where a service finds the recommender's `activities.json` and `weights.json` after a
-    /// restore (`Recommender.load(activities:weights:breeds:)`).
+    /// restore (`Recommender.load(activities:weights:prior:priorSource:breeds:)`).
     public var referenceFiles: SnapshotReferenceFiles { snapshotReference.withLock { $0 } ?? SnapshotReferenceFiles() }
 
     /// Kinds with at least one point ever loaded, sorted.

@@ -24,10 +24,12 @@ public struct SnapshotReferenceFiles: Sendable, Equatable {
     public var species: [UInt8]?
     /// `synonyms.tsv`: the text index's synonym groups; format version 2.
     public var synonyms: [UInt8]?
+    /// `enjoyment_prior.json`: the recommender's population prior of enjoyment; format version 2.
+    public var enjoymentPrior: [UInt8]?
 
     /// No reference data.
     public init(breeds: [UInt8]? = nil, places: [UInt8]? = nil, activities: [UInt8]? = nil, weights: [UInt8]? = nil,
-                breedAliases: [UInt8]? = nil, species: [UInt8]? = nil, synonyms: [UInt8]? = nil) {
+                breedAliases: [UInt8]? = nil, species: [UInt8]? = nil, synonyms: [UInt8]? = nil, enjoymentPrior: [UInt8]? = nil) {
         self.breeds = breeds
         self.places = places
         self.activities = activities
@@ -35,18 +37,20 @@ public struct SnapshotReferenceFiles: Sendable, Equatable {
         self.breedAliases = breedAliases
         self.species = species
         self.synonyms = synonyms
+        self.enjoymentPrior = enjoymentPrior
     }
 
     /// The files by their name in a data directory, in section-type order; `nil` where absent.
     var named: [(name: String, bytes: [UInt8]?)] {
         [("breeds.csv", breeds), ("places.tsv", places), ("activities.json", activities), ("weights.json", weights),
-         ("breed_aliases.csv", breedAliases), ("species.tsv", species), ("synonyms.tsv", synonyms)]
+         ("breed_aliases.csv", breedAliases), ("species.tsv", species), ("synonyms.tsv", synonyms),
+         ("enjoyment_prior.json", enjoymentPrior)]
     }
 
     /// True when there is no file at all.
     var isEmpty: Bool { named.allSatisfy { $0.bytes == nil } }
 
-    /// The seven files of a data directory (a missing file stays `nil`; `timezones.bin` is
+    /// The eight files of a data directory (a missing file stays `nil`; `timezones.bin` is
     /// never included).
     public static func read(dataDirectory dir: String) throws(ScoutError) -> SnapshotReferenceFiles {
         func file(_ name: String) throws(ScoutError) -> [UInt8]? {
@@ -57,7 +61,7 @@ public struct SnapshotReferenceFiles: Sendable, Equatable {
         return SnapshotReferenceFiles(breeds: try file("breeds.csv"), places: try file("places.tsv"),
                                       activities: try file("activities.json"), weights: try file("weights.json"),
                                       breedAliases: try file("breed_aliases.csv"), species: try file("species.tsv"),
-                                      synonyms: try file("synonyms.tsv"))
+                                      synonyms: try file("synonyms.tsv"), enjoymentPrior: try file("enjoyment_prior.json"))
     }
 }
 
@@ -84,7 +88,7 @@ package enum SnapshotFile {
     /// Section types.
     enum SectionType: UInt32, CaseIterable {
         case breeds = 1, places = 2, activities = 3, weights = 4
-        case breedAliases = 5, species = 6, synonyms = 7
+        case breedAliases = 5, species = 6, synonyms = 7, enjoymentPrior = 8
         case kindName = 16, idOffsets = 17, idBytes = 18, coordinates = 19, fieldOffsets = 20, fieldBytes = 21
         case placelessIdOffsets = 22, placelessIdBytes = 23, placelessFieldOffsets = 24, placelessFieldBytes = 25
 
@@ -97,6 +101,7 @@ package enum SnapshotFile {
             case .breedAliases: "breed_aliases.csv"
             case .species: "species.tsv"
             case .synonyms: "synonyms.tsv"
+            case .enjoymentPrior: "enjoyment_prior.json"
             case .kindName: "kind name"
             case .idOffsets: "id offsets"
             case .idBytes: "ids"
@@ -113,7 +118,7 @@ package enum SnapshotFile {
         /// The format version that introduced the type (a file of an older version must not have it).
         var since: UInt32 {
             switch self {
-            case .breedAliases, .species, .synonyms, .placelessIdOffsets, .placelessIdBytes, .placelessFieldOffsets, .placelessFieldBytes: 2
+            case .breedAliases, .species, .synonyms, .enjoymentPrior, .placelessIdOffsets, .placelessIdBytes, .placelessFieldOffsets, .placelessFieldBytes: 2
             default: 1
             }
         }
@@ -139,7 +144,7 @@ package enum SnapshotFile {
     static func write(path: String, kinds: [Kind], reference: SnapshotReferenceFiles,
                       privacy: LocationPrivacy) throws(ScoutError) {
         var sections: [SectionBytes] = []
-        for (type, file) in zip([SectionType.breeds, .places, .activities, .weights, .breedAliases, .species, .synonyms], reference.named) {
+        for (type, file) in zip([SectionType.breeds, .places, .activities, .weights, .breedAliases, .species, .synonyms, .enjoymentPrior], reference.named) {
             if let bytes = file.bytes { sections.append((type, noGroup, bytes)) }
         }
         for (g, kind) in kinds.sorted(by: { $0.name < $1.name }).enumerated() {

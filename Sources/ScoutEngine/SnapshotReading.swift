@@ -199,6 +199,7 @@ extension SnapshotFile {
             case .breedAliases: reference.breedAliases = bytes
             case .species: reference.species = bytes
             case .synonyms: reference.synonyms = bytes
+            case .enjoymentPrior: reference.enjoymentPrior = bytes
             default: break
             }
         }
@@ -483,7 +484,7 @@ extension SnapshotFile {
         private var loaded: Result<Loaded, ScoutError> = .success(Loaded())
         private var finished = false
         /// The files the engine reads, unpacked.
-        private static let names = SnapshotReferenceFiles().named.map(\.name).filter { !["activities.json", "weights.json"].contains($0) }
+        private static let names = SnapshotReferenceFiles().named.map(\.name).filter { !["activities.json", "weights.json", "enjoyment_prior.json"].contains($0) }
 
         init(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) {
             self.path = path

@@ -6,11 +6,12 @@ import ScoutTime
 
 /// A request for "this or that": the pet, the moment and place, its log and feedback.
 public struct ActivityRequest: Sendable {
-    /// Thompson sampling (`explore`) or posterior means (`best`).
+    /// Exploring (`explore`) or the best scores (`best`).
     public enum Mode: String, Sendable, CaseIterable {
-        /// Samples each activity's enjoyment: tries new things now and then.
+        /// Draws the offers by inverse-gap weighting over the scores (``Exploration``): mostly
+        /// the best, now and then another, each with its probability (`propensity`).
         case explore
-        /// Uses each activity's mean enjoyment.
+        /// Offers the best scores (each offer's propensity is 1).
         case best
     }
 
@@ -26,7 +27,7 @@ public struct ActivityRequest: Sendable {
     public var count: Int
     /// Explore or best.
     public var mode: Mode
-    /// The seed of Thompson sampling; `nil` derives one from `now` (to the minute) and the pet's name.
+    /// The seed of exploration's draws; `nil` derives one from `now` (to the minute) and the pet's name.
     public var seed: UInt64?
     /// Weights for this request (the recommender's own when `nil`).
     public var weights: RecommenderWeights?
@@ -52,6 +53,11 @@ public struct ActivityRequest: Sendable {
 
 /// An activity offered, with its score, the breakdown and reasons in plain words.
 public struct ActivityRecommendation: Sendable {
+    /// The offer's id: a rating that names it is learnt in the moment it was made.
+    public let id: OfferID
+    /// The probability that this policy offers this activity for this request (among all
+    /// the offers: for two, of being in the pair); 1 in `best` mode.
+    public let propensity: Double
     /// The activity.
     public let activity: Activity
     /// Inside or outside.
@@ -82,6 +88,8 @@ public struct NextWindow: Sendable {
 public struct ActivityRecommendations: Sendable {
     /// The weights file's version.
     public let weightsVersion: String
+    /// The enjoyment prior's version.
+    public let priorVersion: String
     /// The activity catalogue's version.
     public let catalogueVersion: String
     /// The mode and seed used.
@@ -134,15 +142,21 @@ public final class Recommender: Sendable {
     public let breeds: BreedTable
     /// The types a log entry or reminder may name: the care types and the catalogue's activities.
     public let logTypes: LogTypeVocabulary
+    /// The population prior of enjoyment.
+    public let prior: EnjoymentPrior
 
     /// Creates a recommender (``RecommenderWeights/checkCareGoals(against:)`` checks that
     /// the weights' care goals name activities of the catalogue; ``load(dataDirectory:breeds:)`` does).
-    public init(catalog: ActivityCatalog, weights: RecommenderWeights, breeds: BreedTable) {
+    public init(catalog: ActivityCatalog, weights: RecommenderWeights, breeds: BreedTable, prior: EnjoymentPrior) {
         self.catalog = catalog
         self.weights = weights
         self.breeds = breeds
+        self.prior = prior
         logTypes = catalog.logTypes
     }
+
+    /// The same catalogue, breeds and weights with another prior (a candidate policy).
+    public func with(prior: EnjoymentPrior) -> Recommender { Recommender(catalog: catalog, weights: weights, breeds: breeds, prior: prior) }
 
     /// The longest look-ahead for ``NextWindow``, seconds.
     public static let windowHorizon: Int64 = 24 * 3600
@@ -158,7 +172,7 @@ public final class Recommender: Sendable {
         let ctx = request.context
         let needs = PetNeeds(pet: request.pet, on: ctx.localDate, weights: w)
         var rules = RuleBook(pet: request.pet, needs: needs, context: ctx, weights: w)
-        let state = PetState(request: request, needs: needs, catalog: catalog, weights: w)
+        let state = PetState(request: request, needs: needs, catalog: catalog, weights: w, prior: prior)
         let indices = catalog.indices(for: request.pet.species)
 
         var excluded: [ExcludedActivity] = []
@@ -173,7 +187,7 @@ public final class Recommender: Sendable {
             }
         }
         let count = max(0, request.count)
-        let picked = pick(eligible, at: ctx.now.seconds, count: count, state: state, rules: &rules, weights: w)
+        let picked = pick(eligible, at: ctx.now.seconds, count: count, state: state, rules: &rules, weights: w, request: request)
         var window: NextWindow?
         if picked.isEmpty && count > 0 && !indices.isEmpty {
             var t = (ctx.now.seconds / Recommender.windowStep + 1) * Recommender.windowStep
@@ -184,14 +198,14 @@ public final class Recommender: Sendable {
                     if let mode = rules.check(catalog.activities[i], start: t, explain: false, into: &reasons) { found.append((i, mode)) }
                 }
                 if !found.isEmpty {
-                    window = NextWindow(at: ctx.local(t), recommendations: pick(found, at: t, count: count, state: state, rules: &rules, weights: w))
+                    window = NextWindow(at: ctx.local(t), recommendations: pick(found, at: t, count: count, state: state, rules: &rules, weights: w, request: request))
                     break search
                 }
                 t += Recommender.windowStep
             }
         }
         return ActivityRecommendations(
-            weightsVersion: w.version, catalogueVersion: catalog.version, mode: request.mode, seed: request.effectiveSeed,
+            weightsVersion: w.version, priorVersion: prior.version, catalogueVersion: catalog.version, mode: request.mode, seed: request.effectiveSeed,
             needs: needs, daylight: rules.daylight(ctx.now.seconds), away: rules.away, gaps: state.gaps,
             recommendations: picked, excluded: excluded, nextWindow: window, notes: notes(for: request.pet.species))
     }
@@ -205,7 +219,7 @@ public final class Recommender: Sendable {
         let ctx = request.context
         let needs = PetNeeds(pet: request.pet, on: ctx.localDate, weights: w)
         var rules = RuleBook(pet: request.pet, needs: needs, context: ctx, weights: w)
-        let state = PetState(request: request, needs: needs, catalog: catalog, weights: w)
+        let state = PetState(request: request, needs: needs, catalog: catalog, weights: w, prior: prior)
         out.removeAll(keepingCapacity: true)
         out.append(contentsOf: repeatElement(-Double.infinity, count: catalog.activities.count))
         var none: [Exclusion] = []
@@ -216,29 +230,83 @@ public final class Recommender: Sendable {
         }
     }
 
-    /// Scores the eligible activities, picks `count` from different categories where possible
-    /// (best first, ties by id), and writes reasons for the picked ones only.
-    private func pick(_ eligible: [(index: Int, mode: ActivityMode)], at t: Int64, count: Int, state: PetState,
-                      rules: inout RuleBook, weights w: RecommenderWeights) -> [ActivityRecommendation] {
+    /// The offer policy for a request: every eligible activity now with its probability of
+    /// being offered (``ActivityRecommendation/propensity``) and its predicted enjoyment, by
+    /// catalogue position (probability 0 and enjoyment `nil` for those ruled out). What an
+    /// offline evaluation asks of a candidate policy (`scout evaluate`).
+    public func offerProbabilities(_ request: ActivityRequest) -> [(probability: Double, enjoyment: Double?)] {
+        let w = request.weights ?? weights
+        let ctx = request.context
+        let needs = PetNeeds(pet: request.pet, on: ctx.localDate, weights: w)
+        var rules = RuleBook(pet: request.pet, needs: needs, context: ctx, weights: w)
+        let state = PetState(request: request, needs: needs, catalog: catalog, weights: w, prior: prior)
+        var out = [(probability: Double, enjoyment: Double?)](repeating: (0, nil), count: catalog.activities.count)
+        var eligible: [(index: Int, mode: ActivityMode)] = []
+        var none: [Exclusion] = []
+        for i in catalog.indices(for: request.pet.species) {
+            if let mode = rules.check(catalog.activities[i], start: ctx.now.seconds, explain: false, into: &none) { eligible.append((i, mode)) }
+        }
+        let ranked = rank(eligible, at: ctx.now.seconds, state: state, rules: &rules, weights: w)
+        let n = min(max(0, request.count), ranked.count)
+        let inclusion: [Double]
+        if request.mode == .best {
+            var chosen: [Int] = []
+            Exploration(scores: ranked.map(\.score), categories: ranked.map { catalog.activities[$0.index].category.ordinal }, gamma: 0)
+                .fill(&chosen, upTo: n)
+            inclusion = ranked.indices.map { chosen.contains($0) ? 1 : 0 }
+        } else {
+            inclusion = policy(ranked, state: state, weights: w).inclusion(count: n)
+        }
+        for (k, r) in ranked.enumerated() {
+            out[r.index] = (inclusion[k], state.enjoyment.mean(r.index, catalog.activities[r.index],
+                                                              state.moment(r.index, mode: r.mode, at: ctx.now.seconds, rules: &rules)))
+        }
+        return out
+    }
+
+    /// The eligible activities with their scores, best first (ties by id).
+    private func rank(_ eligible: [(index: Int, mode: ActivityMode)], at t: Int64, state: PetState, rules: inout RuleBook,
+                      weights w: RecommenderWeights) -> [(index: Int, mode: ActivityMode, score: Double)] {
         var scored: [(index: Int, mode: ActivityMode, score: Double)] = []
         scored.reserveCapacity(eligible.count)
         for e in eligible {
             scored.append((e.index, e.mode, state.score(e.index, mode: e.mode, at: t, rules: &rules, weights: w)))
         }
         scored.sort { $0.score != $1.score ? $0.score > $1.score : catalog.activities[$0.index].id < catalog.activities[$1.index].id }
-        var chosen: [(index: Int, mode: ActivityMode)] = []
-        var used = Set<ActivityCategory>()
-        var taken = Set<Int>()
-        while chosen.count < count && chosen.count < scored.count {
-            let next = scored.first { !taken.contains($0.index) && !used.contains(catalog.activities[$0.index].category) }
-                ?? scored.first { !taken.contains($0.index) }!
-            chosen.append((next.index, next.mode))
-            taken.insert(next.index)
-            used.insert(catalog.activities[next.index].category)
+        return scored
+    }
+
+    /// Exploration over ranked activities: γ grows with the square root of the pet's evidence.
+    private func policy(_ ranked: [(index: Int, mode: ActivityMode, score: Double)], state: PetState, weights w: RecommenderWeights) -> Exploration {
+        Exploration(scores: ranked.map(\.score), categories: ranked.map { catalog.activities[$0.index].category.ordinal },
+                    gamma: w.explorationGamma * (1 + state.enjoyment.evidence).squareRoot())
+    }
+
+    /// Scores the eligible activities and picks `count`: in `best` mode the best first, then
+    /// the best of a category not yet picked (ties by id); in `explore` mode drawn by
+    /// ``Exploration``. Writes ids, propensities and reasons for the picked ones only.
+    private func pick(_ eligible: [(index: Int, mode: ActivityMode)], at t: Int64, count: Int, state: PetState,
+                      rules: inout RuleBook, weights w: RecommenderWeights, request: ActivityRequest) -> [ActivityRecommendation] {
+        let scored = rank(eligible, at: t, state: state, rules: &rules, weights: w)
+        let n = min(count, scored.count)
+        var chosen: [Int] = []
+        var propensities: [Double]
+        if request.mode == .best {
+            Exploration(scores: scored.map(\.score), categories: scored.map { catalog.activities[$0.index].category.ordinal }, gamma: 0)
+                .fill(&chosen, upTo: n)
+            propensities = [Double](repeating: 1, count: scored.count)
+        } else {
+            let policy = policy(scored, state: state, weights: w)
+            var rng = SeededRandom(seed: request.effectiveSeed ^ UInt64(bitPattern: t))
+            chosen = policy.draw(count: n, rng: &rng)
+            propensities = policy.inclusion(count: n)
         }
-        return chosen.map { c in
+        return chosen.map { k in
+            let c = scored[k]
             let terms = state.terms(c.index, mode: c.mode, at: t, rules: &rules, weights: w)
-            return ActivityRecommendation(activity: catalog.activities[c.index], mode: c.mode, breakdown: terms,
+            let moment = state.moment(c.index, mode: c.mode, at: t, rules: &rules)
+            return ActivityRecommendation(id: OfferID(activity: catalog.activities[c.index].id, moment: moment), propensity: propensities[k],
+                                          activity: catalog.activities[c.index], mode: c.mode, breakdown: terms,
                                           reasons: state.reasons(c.index, mode: c.mode, at: t, terms: terms, rules: &rules))
         }
     }

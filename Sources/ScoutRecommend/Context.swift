@@ -116,7 +116,13 @@ public enum Enjoyment: String, Sendable, CaseIterable {
     case enjoyed, neutral, disliked
 }
 
-/// One piece of enjoyment feedback.
+/// One piece of enjoyment feedback: a rating of an activity, and of the offer it answers
+/// when the caller names it (then it is learnt in the moment the offer was made).
+///
+/// ```swift
+/// Feedback(activity: "fetch", rating: .enjoyed, at: t)
+/// Feedback(offer: try OfferID.parse(answer.recommendations[0].id.description, …), rating: .disliked, at: t)
+/// ```
 public struct Feedback: Sendable, Equatable {
     /// The activity's id in the catalogue.
     public var activity: String
@@ -124,12 +130,20 @@ public struct Feedback: Sendable, Equatable {
     public var rating: Enjoyment
     /// When it was given.
     public var at: Instant
+    /// The moment of the offer it answers; `nil` for a rating without an offer id.
+    public var moment: Moment?
 
-    /// Creates feedback.
+    /// Feedback on an activity, without the offer it answers.
     public init(activity: String, rating: Enjoyment, at: Instant) {
         self.activity = activity
         self.rating = rating
         self.at = at
+    }
+
+    /// Feedback on an offer: its activity, read in the moment the offer knew.
+    public init(offer: OfferID, rating: Enjoyment, at: Instant) {
+        self.init(activity: offer.activity, rating: rating, at: at)
+        moment = offer.moment
     }
 }
 

@@ -2,64 +2,82 @@ import Foundation
 import ScoutCore
 import ScoutTime
 
-/// What the pet enjoys, learnt from feedback: a Beta posterior per activity, shrunk toward
-/// its category for activities with little or no feedback (`docs/recommender.md`, "Enjoyment").
+/// What the pet enjoys (`docs/recommender.md`, "Enjoyment"): the population prior's
+/// log-odds for the pet, the activity and the moment, plus the pet's own category and
+/// activity effects, fitted to its ratings (maximum a posteriori under Gaussian priors of
+/// the prior file's spreads, by coordinate Newton sweeps).
 ///
-/// Feedback counts `enjoyed` as a success, `disliked` as a failure and `neutral` as half of
-/// each, weighted by `0.5^(age / half-life)`. A category's mean is
-/// `(1 + successes) / (2 + feedback)` over all its activities; an activity's posterior is
-/// `Beta(s·m + successes, s·(1 − m) + failures)` with `s` the category prior strength.
+/// A rating counts `enjoyed` as 1, `neutral` as ½ and `disliked` as 0, weighted by
+/// `0.5^(age / half-life)`. A rating that names its offer (``Feedback/moment``) is read in
+/// the moment the offer was made; one without, in ``Moment/neutral(for:)``.
 struct EnjoymentModel {
-    /// Posterior parameters by activity position in the catalogue.
-    private(set) var alpha: [Double]
-    private(set) var beta: [Double]
+    let prior: EnjoymentPrior
+    let pet: PetFeatures
+    /// The pet's own taste per category (log-odds), by ordinal.
+    private(set) var categoryEffect: [Double]
+    /// The pet's own taste per activity beyond its category's, by catalogue position.
+    private(set) var activityEffect: [Double]
     /// Ratings of each activity, newest first (for reasons).
     private(set) var history: [Int: [Enjoyment]] = [:]
-    /// Category means, by ordinal.
+    /// Mean rating per category (ratings decayed), by ordinal; ½ without ratings.
     let categoryMean: [Double]
-    /// Feedback weight per category, by ordinal.
+    /// Rating weight per category, by ordinal.
     let categoryWeight: [Double]
+    /// All ratings' weight: the pet's evidence.
+    let evidence: Double
 
-    init(feedback: [Feedback], catalog: ActivityCatalog, now: Instant, weights: RecommenderWeights) {
-        var a = [Double](repeating: 0, count: catalog.activities.count)
-        var b = a
-        var catA = [Double](repeating: 0, count: ActivityCategory.allCases.count)
-        var catB = catA
+    /// Sweeps of the per-pet fit (more change nothing measurable in the simulation).
+    static let sweeps = 6
+
+    init(feedback: [Feedback], catalog: ActivityCatalog, now: Instant, weights: RecommenderWeights, prior: EnjoymentPrior, pet: PetFeatures) {
+        self.prior = prior
+        self.pet = pet
+        let categories = ActivityCategory.allCases.count
+        var rated: [(index: Int, category: Int, y: Double, w: Double, offset: Double)] = []
         var history: [Int: [(Int64, Enjoyment)]] = [:]
+        var catSum = [Double](repeating: 0, count: categories), catWeight = catSum
         for f in feedback {
             guard let i = catalog.index(of: f.activity), f.at.seconds <= now.seconds else { continue }
-            let ageDays = Double(now.seconds - f.at.seconds) / 86_400
-            let w = pow(0.5, ageDays / weights.feedbackHalfLifeDays)
-            let (s, x): (Double, Double) = f.rating == .enjoyed ? (w, 0) : f.rating == .disliked ? (0, w) : (w / 2, w / 2)
-            a[i] += s; b[i] += x
-            let c = catalog.activities[i].category.ordinal
-            catA[c] += s; catB[c] += x
+            let a = catalog.activities[i]
+            let w = pow(0.5, Double(now.seconds - f.at.seconds) / 86_400 / weights.feedbackHalfLifeDays)
+            let y = f.rating == .enjoyed ? 1.0 : f.rating == .disliked ? 0 : 0.5
+            rated.append((i, a.category.ordinal, y, w, prior.logit(pet.vector(a, f.moment ?? .neutral(for: a)))))
+            catSum[a.category.ordinal] += w * y
+            catWeight[a.category.ordinal] += w
             history[i, default: []].append((f.at.seconds, f.rating))
         }
-        let means = zip(catA, catB).map { (1 + $0) / (2 + $0 + $1) }
-        categoryMean = means
-        categoryWeight = zip(catA, catB).map { $0 + $1 }
-        let s = weights.categoryPriorStrength
-        for i in a.indices {
-            let m = means[catalog.activities[i].category.ordinal]
-            a[i] += s * m
-            b[i] += s * (1 - m)
-            // A zero prior strength leaves untried activities at Beta(0, 0): use Beta(1, 1).
-            if a[i] + b[i] == 0 { a[i] = 1; b[i] = 1 }
+        var u = [Double](repeating: 0, count: categories)
+        var v = [Double](repeating: 0, count: catalog.activities.count)
+        if !rated.isEmpty {
+            let cPrecision = 1 / (prior.categorySD * prior.categorySD), aPrecision = 1 / (prior.activitySD * prior.activitySD)
+            let activities = Array(Set(rated.map(\.index))).sorted()
+            for _ in 0..<EnjoymentModel.sweeps {
+                var g = [Double](repeating: 0, count: categories), h = g
+                for r in rated {
+                    let p = sigmoid(r.offset + u[r.category] + v[r.index])
+                    g[r.category] += r.w * (r.y - p); h[r.category] += r.w * p * (1 - p)
+                }
+                for c in 0..<categories where catWeight[c] > 0 { u[c] += (g[c] - cPrecision * u[c]) / (h[c] + cPrecision) }
+                var ga = [Double](repeating: 0, count: catalog.activities.count), ha = ga
+                for r in rated {
+                    let p = sigmoid(r.offset + u[r.category] + v[r.index])
+                    ga[r.index] += r.w * (r.y - p); ha[r.index] += r.w * p * (1 - p)
+                }
+                for i in activities { v[i] += (ga[i] - aPrecision * v[i]) / (ha[i] + aPrecision) }
+            }
         }
-        alpha = a
-        beta = b
+        categoryEffect = u
+        activityEffect = v
+        categoryMean = zip(catSum, catWeight).map { $1 > 0 ? $0 / $1 : 0.5 }
+        categoryWeight = catWeight
+        evidence = catWeight.reduce(0, +)
         self.history = history.mapValues { $0.sorted { $0.0 > $1.0 }.map(\.1) }
     }
 
-    /// The posterior mean of an activity.
-    func mean(_ i: Int) -> Double { alpha[i] / (alpha[i] + beta[i]) }
-
-    /// A Thompson draw for an activity: the same seed and activity id give the same draw,
-    /// whatever else the request holds.
-    func sample(_ i: Int, id: String, seed: UInt64) -> Double {
-        var rng = SeededRandom(seed: seed ^ SeededRandom.hash(id))
-        return rng.beta(alpha[i], beta[i])
+    /// The predicted chance that the pet enjoys activity `i` (`a`) at `moment`.
+    @inline(__always)
+    func mean(_ i: Int, _ a: Activity, _ moment: Moment) -> Double {
+        sigmoid(prior.logit(pet.vector(a, moment)) + categoryEffect[a.category.ordinal] + activityEffect[i])
     }
 }
 

@@ -3,7 +3,7 @@ import ScoutSolar
 import ScoutTime
 
 /// Everything about the pet a request scores with, computed once: this week's gaps, when
-/// each activity was last done, and its enjoyment (a draw or a mean).
+/// each activity was last done, and what it enjoys (``EnjoymentModel``).
 struct PetState {
     let pet: PetProfile
     let needs: PetNeeds
@@ -15,16 +15,20 @@ struct PetState {
     let gaps: [Double]
     /// Seconds since each activity was last done, by catalogue position (`nil`: never).
     let lastDone: [Int64?]
+    /// Activities done in the 60 hours before `now`: position, category ordinal, seconds ago.
+    let recent: [(index: Int, category: ActivityCategory, age: Int64)]
     let enjoyment: EnjoymentModel
-    /// The enjoyment value each activity scores with (sampled or mean), by position.
-    let enjoymentValue: [Double]
     let noveltyDays: Double
     /// Individual-fit bonuses, read once from the weights.
     let fitBonus: (seniorMental: Double, lowImpact: Double, lowImpactUpTo: Double)
-    /// The term weights, in ``ActivityTerm/allCases`` order.
+    /// The term weights, in ``ActivityTerm/allCases`` order; the enjoyment weight grown with
+    /// the pet's evidence (``RecommenderWeights/enjoymentWeight(evidence:)``).
     let weightVector: (Double, Double, Double, Double, Double)
 
-    init(request: ActivityRequest, needs: PetNeeds, catalog: ActivityCatalog, weights: RecommenderWeights) {
+    /// How long an activity counts as just done for ``Moment/repeatedActivity``, seconds.
+    static let repeatWindow: Int64 = 36 * 3600
+
+    init(request: ActivityRequest, needs: PetNeeds, catalog: ActivityCatalog, weights: RecommenderWeights, prior: EnjoymentPrior) {
         pet = request.pet
         self.needs = needs
         self.catalog = catalog
@@ -32,28 +36,41 @@ struct PetState {
         let now = context.now.seconds
         var done = [Double](repeating: 0, count: ActivityCategory.allCases.count)
         var last = [Int64?](repeating: nil, count: catalog.activities.count)
+        var recent: [(index: Int, category: ActivityCategory, age: Int64)] = []
         for e in request.log {
             guard e.start.seconds <= now, let counted = e.counted(in: catalog, weights: weights) else { continue }
             let age = now - e.start.seconds
-            if let i = counted.index, last[i] == nil || age < last[i]! { last[i] = age }
+            if let i = counted.index {
+                if last[i] == nil || age < last[i]! { last[i] = age }
+                if age < PetState.repeatWindow + Recommender.windowHorizon { recent.append((i, counted.category, age)) }
+            }
             let c = counted.category
             if age < 7 * 86_400 { done[c.ordinal] += c.countsMinutes ? e.minutes : 1 }
         }
         self.done = done
         gaps = zip(done, needs.goals).map { d, g in g > 0 ? max(0, 1 - d / g) : 0 }
         lastDone = last
-        enjoyment = EnjoymentModel(feedback: request.feedback, catalog: catalog, now: request.context.now, weights: weights)
-        var values = [Double](repeating: 0, count: catalog.activities.count)
-        let seed = request.effectiveSeed
-        for i in catalog.indices(for: request.pet.species) {
-            values[i] = request.mode == .explore ? enjoyment.sample(i, id: catalog.activities[i].id, seed: seed) : enjoyment.mean(i)
-        }
-        enjoymentValue = values
+        self.recent = recent
+        enjoyment = EnjoymentModel(feedback: request.feedback, catalog: catalog, now: request.context.now, weights: weights, prior: prior,
+                                   pet: PetFeatures(pet: request.pet, needs: needs))
         noveltyDays = weights.noveltyDays
         fitBonus = (weights[FitParameter.seniorMentalBonus], weights[FitParameter.overweightLowImpactBonus],
                     weights[FitParameter.overweightIntensityCap])
         let k = weights.activityTerms
-        weightVector = (k[.needsGap], k[.individualFit], k[.enjoyment], k[.novelty], k[.context])
+        weightVector = (k[.needsGap], k[.individualFit], weights.enjoymentWeight(evidence: enjoyment.evidence), k[.novelty], k[.context])
+    }
+
+    /// What a decision at `t` knows about doing activity `i` in `mode` (the offer id carries it).
+    func moment(_ i: Int, mode: ActivityMode, at t: Int64, rules: inout RuleBook) -> Moment {
+        let a = catalog.activities[i]
+        let w = context.weather(at: t) ?? context.weather
+        let local = Instant(seconds: t, utcOffsetSeconds: context.utcOffset(at: t))
+        let shift = t - context.now.seconds
+        let repeated = lastDone[i].map { $0 + shift <= PetState.repeatWindow } ?? false
+        let sameCategory = recent.contains { $0.index != i && $0.category == a.category && $0.age + shift <= PetState.repeatWindow }
+        return Moment(mode: mode, wet: w.precipitationMmH > rules.limits.dryMmH, temperatureC: Int(w.temperatureC.rounded()),
+                      daylight: rules.daylight(t), hour: context.minuteOfDay(t) / 60, weekday: local.localDate.weekday,
+                      away: rules.away, repeatedActivity: repeated, repeatedCategory: sameCategory)
     }
 
     /// The five term values of activity `i` done in `mode` at `t`, in
@@ -63,7 +80,8 @@ struct PetState {
         -> (Double, Double, Double, Double, Double) {
         let a = catalog.activities[i]
         let novelty = lastDone[i].map { min(1, Double($0 + (t - context.now.seconds)) / 86_400 / noveltyDays) } ?? 1
-        return (gaps[a.category.ordinal], fit(a, weights: w), enjoymentValue[i], novelty, contextValue(a, mode: mode, at: t, rules: &rules))
+        let enjoyed = enjoyment.mean(i, a, moment(i, mode: mode, at: t, rules: &rules))
+        return (gaps[a.category.ordinal], fit(a, weights: w), enjoyed, novelty, contextValue(a, mode: mode, at: t, rules: &rules))
     }
 
     /// The score of activity `i` done in `mode` at `t`, without building its breakdown.

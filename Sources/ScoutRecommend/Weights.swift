@@ -11,12 +11,25 @@ public struct RecommenderWeights: Sendable {
 
     /// The weights of the five terms of an activity's score (`activity_terms`).
     public var activityTerms: TermWeights<ActivityTerm>
-    /// How many pseudo-observations an untried activity borrows from its category's enjoyment.
-    public var categoryPriorStrength: Double
+    /// How much the enjoyment term's weight grows with the pet's evidence: the weight is
+    /// `activity_terms.enjoyment × (1 + (factor − 1) × n / (n + half))` for `n` ratings
+    /// (decayed), so learnt tastes are not drowned by the other terms (`enjoyment.evidence_max_factor`).
+    public var evidenceMaxFactor: Double
+    /// The ratings at which the enjoyment weight has grown half way (`enjoyment.evidence_half`).
+    public var evidenceHalf: Double
+    /// Exploration's γ: offers are drawn by inverse-gap weighting, `1 / (K + γ·√(1 + n)·gap)`
+    /// for an activity whose score is `gap` below the best of `K` (`exploration.gamma`).
+    public var explorationGamma: Double
     /// Feedback loses half its weight after this many days.
     public var feedbackHalfLifeDays: Double
     /// Days after which an activity counts as entirely new again.
     public var noveltyDays: Double
+
+    /// The enjoyment term's weight for `evidence` (decayed ratings): the file's weight grown
+    /// toward ``evidenceMaxFactor`` times it.
+    public func enjoymentWeight(evidence n: Double) -> Double {
+        activityTerms[.enjoyment] * (1 + (evidenceMaxFactor - 1) * n / (n + evidenceHalf))
+    }
 
     /// Life-stage thresholds per known species and ``Species/other`` (loading guarantees all
     /// six); read them through ``lifeStage(of:)``.
@@ -63,12 +76,14 @@ public struct RecommenderWeights: Sendable {
 
     /// Weights from checked values (the loader in ScoutRecommendJSON checks every range
     /// and that every name is present).
-    package init(version: String, activityTerms: TermWeights<ActivityTerm>, categoryPriorStrength: Double, feedbackHalfLifeDays: Double,
+    package init(version: String, activityTerms: TermWeights<ActivityTerm>, evidenceMaxFactor: Double, evidenceHalf: Double, explorationGamma: Double,
+                 feedbackHalfLifeDays: Double,
                  noveltyDays: Double, lifeStages: [Species: LifeStageRule], speciesGoals: [Species: [Double]],
                  careLogCategories: [CareType: ActivityCategory], careGoals: [Species: [CareGoalRule]], dogGoals: DogGoalTable,
                  goalAdjustments: [String: Double], individualFit: [String: Double], rules: RuleLimits,
                  dogs: PlaceWeights<DogMatchTerm>, gyms: PlaceWeights<GymTerm>) {
-        self.version = version; self.activityTerms = activityTerms; self.categoryPriorStrength = categoryPriorStrength
+        self.version = version; self.activityTerms = activityTerms; self.evidenceMaxFactor = evidenceMaxFactor
+        self.evidenceHalf = evidenceHalf; self.explorationGamma = explorationGamma
         self.feedbackHalfLifeDays = feedbackHalfLifeDays; self.noveltyDays = noveltyDays; self.lifeStages = lifeStages
         self.speciesGoals = speciesGoals; self.careLogCategories = careLogCategories; self.careGoals = careGoals
         self.dogGoals = dogGoals; self.goalAdjustments = goalAdjustments; self.individualFit = individualFit

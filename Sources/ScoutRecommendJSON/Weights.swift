@@ -106,11 +106,13 @@ extension RecommenderWeights {
             }
             return out
         }
-        try top.checkKnown(["version", "activity_terms", "enjoyment", "novelty_days", "life_stages", "goals", "goal_adjustments",
+        try top.checkKnown(["version", "activity_terms", "enjoyment", "exploration", "novelty_days", "life_stages", "goals", "goal_adjustments",
                             "individual_fit", "rules", "places", "care_log"])
         let terms = try termWeights(try required(top, "activity_terms"), ActivityTerm.self)
         let enjoyment = try required(top, "enjoyment")
-        try enjoyment.checkKnown(["category_prior_strength", "half_life_days"])
+        try enjoyment.checkKnown(["evidence_max_factor", "evidence_half", "half_life_days"])
+        let exploration = try required(top, "exploration")
+        try exploration.checkKnown(["gamma"])
         let stagesJSON = try required(top, "life_stages")
         var stages: [Species: LifeStageRule] = [:]
         let goalsJSON = try required(top, "goals")
@@ -194,7 +196,9 @@ extension RecommenderWeights {
         let gyms = try placeWeights(placesJSON, "gyms", GymTerm.self)
         return RecommenderWeights(
             version: try top.string("version", maxBytes: 40), activityTerms: terms,
-            categoryPriorStrength: try enjoyment.number("category_prior_strength", in: 0...1000),
+            evidenceMaxFactor: try enjoyment.number("evidence_max_factor", in: 1...100),
+            evidenceHalf: try enjoyment.number("evidence_half", in: 0.01...100_000),
+            explorationGamma: try exploration.number("gamma", in: 0...1_000_000),
             feedbackHalfLifeDays: try enjoyment.number("half_life_days", in: 1...100_000),
             noveltyDays: try top.number("novelty_days", in: 1...365),
             lifeStages: stages, speciesGoals: speciesGoals, careLogCategories: careCategories, careGoals: careGoals, dogGoals: dogGoals,

@@ -31,8 +31,55 @@ extension Worker {
 
     func recommendActivities(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
         let r = try requireRecommender()
-        let body = f.reader
         var places = ResolvedPlaces()
+        let request = try activityRequest(f, r, &places)
+        let context = request.context, now = context.now
+        let answer = r.recommendActivities(request)
+
+        w.objectStart()
+        w.key("weights_version"); w.string(answer.weightsVersion)
+        w.key("prior_version"); w.string(answer.priorVersion)
+        w.key("catalogue_version"); w.string(answer.catalogueVersion)
+        w.key("mode"); w.string(answer.mode.rawValue)
+        w.key("seed"); w.int(Int(answer.seed & ((1 << 53) - 1)))
+        writeResolved(places, &w)
+        w.key("pet"); writeNeeds(answer.needs, &w)
+        w.key("notes"); w.arrayStart(); for n in answer.notes { w.string(n) }; w.arrayEnd()
+        w.key("context"); w.objectStart()
+        w.key("local_time"); w.string(context.local(now.seconds).rfc3339)
+        w.key("daylight"); w.string(answer.daylight.rawValue)
+        w.key("away"); w.bool(answer.away)
+        w.objectEnd()
+        w.key("recommendations"); writeRecommendations(answer.recommendations, &w)
+        w.key("excluded"); w.arrayStart()
+        for x in answer.excluded {
+            w.objectStart()
+            w.key("activity"); w.string(x.activity.id)
+            w.key("name"); w.string(x.activity.name)
+            w.key("reasons"); w.arrayStart()
+            for reason in x.reasons {
+                w.objectStart(); w.key("code"); w.string(reason.code.rawValue); w.key("message"); w.string(reason.message); w.objectEnd()
+            }
+            w.arrayEnd()
+            w.objectEnd()
+        }
+        w.arrayEnd()
+        w.key("next_window")
+        if let next = answer.nextWindow {
+            w.objectStart()
+            w.key("at"); w.string(next.at.rfc3339)
+            w.key("recommendations"); writeRecommendations(next.recommendations, &w)
+            w.objectEnd()
+        } else {
+            w.null()
+        }
+        w.objectEnd()
+    }
+
+    /// The ``ActivityRequest`` of a `recommend_activities` request (inline pet), with the
+    /// places it resolved.
+    func activityRequest(_ f: RequestFields, _ r: Recommender, _ places: inout ResolvedPlaces) throws(ScoutError) -> ActivityRequest {
+        let body = f.reader
         let (pet, now, zone) = try petAndClock(f, r, &places)
         var location: GeoPoint?
         if f.has("location") { location = try self.location(f, "location", &places) }
@@ -72,50 +119,11 @@ extension Worker {
             nearby: nearby, hasGarden: try body.bool("has_garden", default: true), allowsAfterDark: try body.bool("after_dark", default: false))
         var seed: UInt64?
         if body["seed"] != nil { seed = UInt64(try body.integer("seed", in: 0...(1 << 53))) }
-        let request = ActivityRequest(
+        return ActivityRequest(
             pet: pet, context: context, log: try log(body, r), feedback: try feedback(body, r),
             count: try body.integer("count", in: 1...10, default: 2),
             mode: ActivityRequest.Mode(rawValue: try body.oneOf("mode", ActivityRequest.Mode.allCases.map(\.rawValue), default: "explore"))!,
             seed: seed, weights: try r.weights.overriding(body["weights"], group: .activity, path: "weights"))
-        let answer = r.recommendActivities(request)
-
-        w.objectStart()
-        w.key("weights_version"); w.string(answer.weightsVersion)
-        w.key("catalogue_version"); w.string(answer.catalogueVersion)
-        w.key("mode"); w.string(answer.mode.rawValue)
-        w.key("seed"); w.int(Int(answer.seed & ((1 << 53) - 1)))
-        writeResolved(places, &w)
-        w.key("pet"); writeNeeds(answer.needs, &w)
-        w.key("notes"); w.arrayStart(); for n in answer.notes { w.string(n) }; w.arrayEnd()
-        w.key("context"); w.objectStart()
-        w.key("local_time"); w.string(context.local(now.seconds).rfc3339)
-        w.key("daylight"); w.string(answer.daylight.rawValue)
-        w.key("away"); w.bool(answer.away)
-        w.objectEnd()
-        w.key("recommendations"); writeRecommendations(answer.recommendations, &w)
-        w.key("excluded"); w.arrayStart()
-        for x in answer.excluded {
-            w.objectStart()
-            w.key("activity"); w.string(x.activity.id)
-            w.key("name"); w.string(x.activity.name)
-            w.key("reasons"); w.arrayStart()
-            for reason in x.reasons {
-                w.objectStart(); w.key("code"); w.string(reason.code.rawValue); w.key("message"); w.string(reason.message); w.objectEnd()
-            }
-            w.arrayEnd()
-            w.objectEnd()
-        }
-        w.arrayEnd()
-        w.key("next_window")
-        if let next = answer.nextWindow {
-            w.objectStart()
-            w.key("at"); w.string(next.at.rfc3339)
-            w.key("recommendations"); writeRecommendations(next.recommendations, &w)
-            w.objectEnd()
-        } else {
-            w.null()
-        }
-        w.objectEnd()
     }
 
     func progress(_ f: RequestFields, _ w: inout JSONWriter) throws(ScoutError) {
@@ -302,25 +310,39 @@ extension Worker {
         return try r.logTypes.read(try e.string(key, maxBytes: 100), path: e.at(key))
     }
 
-    /// `feedback`: `[{"activity", "rating", "at"}]`.
-    private func feedback(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> [Feedback] {
+    /// `feedback`: `[{"recommendation" or "activity", "rating", "at"}]`: a rating names the
+    /// offer it answers (`recommendations[].id`, then it is learnt in that offer's moment), or
+    /// an activity; with both, they must agree.
+    func feedback(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> [Feedback] {
         var out: [Feedback] = []
         for (i, v) in try body.array("feedback", maxCount: Worker.maximumHistory).enumerated() {
             let e = try FieldReader(v, path: "feedback[\(i)]")
-            try e.checkKnown(["activity", "rating", "at"])
-            out.append(Feedback(activity: try knownActivity(e, r),
-                                rating: Enjoyment(rawValue: try e.oneOf("rating", Enjoyment.allCases.map(\.rawValue)))!,
-                                at: try Instant.parse(try e.string("at", maxBytes: 40), path: e.at("at"))))
+            try e.checkKnown(["recommendation", "activity", "rating", "at"])
+            let rating = Enjoyment(rawValue: try e.oneOf("rating", Enjoyment.allCases.map(\.rawValue)))!
+            let at = try Instant.parse(try e.string("at", maxBytes: 40), path: e.at("at"))
+            if let id = try e.optionalString("recommendation", maxBytes: 120) {
+                let offer = try OfferID.parse(id, catalog: r.catalog, path: e.at("recommendation"))
+                if let named = try e.optionalString("activity", maxBytes: 100), named != offer.activity {
+                    throw ScoutError(.invalidRequest, "activity is not the activity of the recommendation (\(offer.activity)); give one of the two",
+                                     path: e.at("activity"))
+                }
+                out.append(Feedback(offer: offer, rating: rating, at: at))
+            } else {
+                guard e["activity"] != nil else {
+                    throw ScoutError(.invalidRequest, "recommendation (an offer's id) or activity is required", path: e.at("recommendation"))
+                }
+                out.append(Feedback(activity: try knownActivity(e, r), rating: rating, at: at))
+            }
         }
         return out
     }
 
     /// `activity`: an id of the catalogue (feedback is about activities, not care); an unknown
-    /// one is `invalid_request` naming the closest ids.
+    /// one is `not_found` naming the closest ids.
     private func knownActivity(_ e: FieldReader, _ r: Recommender) throws(ScoutError) -> String {
         let id = try e.string("activity", maxBytes: 100)
         guard r.catalog.activity(id: id) != nil else {
-            throw ScoutError(.invalidRequest, "unknown activity\(Suggestions.hint(for: id, among: r.logTypes.activityIDs)); ids are listed in docs/activities.md",
+            throw ScoutError(.notFound, "unknown activity\(Suggestions.hint(for: id, among: r.logTypes.activityIDs)); ids are listed in docs/activities.md",
                              path: e.at("activity"))
         }
         return id
@@ -415,7 +437,9 @@ extension Worker {
         for rec in list {
             let a = rec.activity
             w.objectStart()
+            w.key("id"); w.string(rec.id.description)
             w.key("activity"); w.string(a.id)
+            w.key("propensity"); w.number(rec.propensity, decimals: 6)
             w.key("name"); w.string(a.name)
             w.key("category"); w.string(a.category.rawValue)
             w.key("mode"); w.string(rec.mode.rawValue)

@@ -13,7 +13,7 @@ import Glibc
 /// how dogs' locations leave, how long geometry work may run, and how many threads answer.
 struct CatalogOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: ArgumentHelp(
-        "Directory with breeds.csv, places.tsv, activities.json, weights.json and timezones.bin (default: ./data when it exists).",
+        "Directory with breeds.csv, places.tsv, activities.json, weights.json, enjoyment_prior.json and timezones.bin (default: ./data when it exists).",
         valueName: "dir"))
     var dataDirectory: String?
 
@@ -26,6 +26,11 @@ struct CatalogOptions: ParsableArguments {
         "A snapshot file (scout snapshot) to start from instead of reference files and records; --data then only names where timezones.bin is, and --load adds records on top.",
         valueName: "file"))
     var snapshot: String?
+
+    @Option(name: .customLong("prior"), help: ArgumentHelp(
+        "The recommender's enjoyment prior (default: the snapshot's, else enjoyment_prior.json of --data); a refitted one from scout fit-prior.",
+        valueName: "file"))
+    var priorPath: String?
 
     @Flag(name: .customLong("exact-dog-locations"), help: "Return dogs' exact locations (default: the centre of a ~1 km cell).")
     var exactDogLocations = false
@@ -70,40 +75,57 @@ struct CatalogOptions: ParsableArguments {
         return engine
     }
 
-    /// The recommender that goes with an engine: from the `activities.json` and
-    /// `weights.json` of the snapshot it was restored from (`--snapshot`, or a state
-    /// directory's), else from the data directory; `nil`, with a log line, without them. Exits
+    /// The recommender that goes with an engine: from the `activities.json`, `weights.json`
+    /// and `enjoyment_prior.json` of the snapshot it was restored from (`--snapshot`, or a
+    /// state directory's), else from the data directory, the prior from `--prior` when given;
+    /// `nil`, with a log line, without them. Exits
     /// with status 1 when the files do not load. `replicate` loads the same bytes again,
     /// for the worker's per-thread copies.
     func recommender(for engine: Engine) throws -> (recommender: Recommender, replicate: @Sendable () -> Recommender)? {
         let files = engine.referenceFiles
         let restored = snapshot != nil || files != SnapshotReferenceFiles()
         let activities: [UInt8], weights: [UInt8]
+        var prior: [UInt8]?, priorSource = "enjoyment_prior.json"
         if restored {
             guard let a = files.activities, let w = files.weights else {
                 logger.warning("no activities.json and weights.json in the snapshot: recommending and ranking answer not_found")
                 return nil
             }
-            (activities, weights) = (a, w)
+            (activities, weights, prior) = (a, w, files.enjoymentPrior)
+            priorSource = "the snapshot's enjoyment_prior.json"
         } else {
             guard let dir = resolvedDataDirectory else { return nil }
             do {
                 activities = try SnapshotFile.readWholeFile(dir + "/activities.json", what: "activities.json")
                 weights = try SnapshotFile.readWholeFile(dir + "/weights.json", what: "weights.json")
+                if priorPath == nil { prior = try SnapshotFile.readWholeFile(dir + "/enjoyment_prior.json", what: "enjoyment_prior.json") }
+                priorSource = dir + "/enjoyment_prior.json"
             } catch {
                 logger.error("could not read the recommender's files in \(dir): \(error)")
                 throw ExitCode(1)
             }
         }
-        let breeds = engine.catalog.breeds
-        let recommender: Recommender
-        do { recommender = try Recommender.load(activities: activities, weights: weights, breeds: breeds) } catch {
-            logger.error("could not load the recommender's activities.json and weights.json: \(error)")
+        if let priorPath {
+            do { prior = try SnapshotFile.readWholeFile(priorPath, what: "the enjoyment prior") } catch {
+                logger.error("could not read --prior \(priorPath): \(error)")
+                throw ExitCode(1)
+            }
+            priorSource = priorPath
+        }
+        guard let prior else {
+            logger.error("the snapshot has no enjoyment_prior.json (written by an older build): give --prior data/enjoyment_prior.json")
             throw ExitCode(1)
         }
-        logger.info("recommender: \(recommender.catalog.activities.count) activities (catalogue \(recommender.catalog.version), weights \(recommender.weights.version))")
+        let breeds = engine.catalog.breeds
+        let recommender: Recommender
+        do { recommender = try Recommender.load(activities: activities, weights: weights, prior: prior, priorSource: priorSource, breeds: breeds) } catch {
+            logger.error("could not load the recommender's activities.json, weights.json and enjoyment prior: \(error)")
+            throw ExitCode(1)
+        }
+        logger.info("recommender: \(recommender.catalog.activities.count) activities (catalogue \(recommender.catalog.version), weights \(recommender.weights.version), prior \(recommender.prior.version))")
         // The same bytes loaded again cannot fail where they loaded once.
-        return (recommender, { try! Recommender.load(activities: activities, weights: weights, breeds: breeds) })
+        let source = priorSource
+        return (recommender, { try! Recommender.load(activities: activities, weights: weights, prior: prior, priorSource: source, breeds: breeds) })
     }
 
     /// The time-zone polygons of the data directory's `timezones.bin` (`nil`, with a log

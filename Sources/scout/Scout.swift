@@ -13,7 +13,7 @@ struct Scout: ParsableCommand {
         commandName: "scout",
         abstract: "A geospatial search and recommendation engine.",
         discussion: "Protocol: docs/protocol.md. Every subcommand has --help.",
-        subcommands: [Serve.self, Rank.self, SnapshotCommand.self, StateCommand.self, SourceCommand.self, Version.self])
+        subcommands: [Serve.self, Rank.self, Evaluate.self, FitPrior.self, SnapshotCommand.self, StateCommand.self, SourceCommand.self, Version.self])
 
     static func main() {
         CrashReport.install()

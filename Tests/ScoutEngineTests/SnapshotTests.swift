@@ -65,10 +65,10 @@ import Testing
         #expect(copy.kinds == original.kinds)
         #expect(copy.stats().map(\.count) == original.stats().map(\.count))
         var rng = SplitMix64(seed: 1_300 + seed)
-        // The recommender goes with the snapshot as the bytes of its two files.
+        // The recommender goes with the snapshot as the bytes of its three files.
         let files = copy.referenceFiles
         let weights = try Recommender.load(activities: try #require(files.activities), weights: try #require(files.weights),
-                                           breeds: copy.catalog.breeds).weights
+                                           prior: try #require(files.enjoymentPrior), breeds: copy.catalog.breeds).weights
         for round in 0..<12 {
             let kind = rng.pick(["dog", "gym", "shelter"])
             let centre = rng.pick(Sample.raw[kind]!).point

@@ -139,7 +139,7 @@ import Testing
     }
 
     /// A recommender whose catalogue has no activity for species without a profile.
-    static let withoutGeneric = Recommender(catalog: catalogueWithoutGeneric(), weights: Fixture.recommender.weights, breeds: Fixture.breeds)
+    static let withoutGeneric = Recommender(catalog: catalogueWithoutGeneric(), weights: Fixture.recommender.weights, breeds: Fixture.breeds, prior: Fixture.recommender.prior)
 
     /// The catalogue with exactly one activity for every species without a profile (`other`).
     static let catalogueWithGeneric: ActivityCatalog = {
@@ -152,7 +152,7 @@ import Testing
     }()
 
     @Test func activitiesForOtherAreOfferedOnlyToSpeciesWithoutAProfile() throws {
-        let r = Recommender(catalog: Self.catalogueWithGeneric, weights: Fixture.recommender.weights, breeds: Fixture.breeds)
+        let r = Recommender(catalog: Self.catalogueWithGeneric, weights: Fixture.recommender.weights, breeds: Fixture.breeds, prior: Fixture.recommender.prior)
         let lookOver = try #require(r.catalog.index(of: "look_over"))
         for word in ["ferret", "horse", "fish", "other"] {
             let s = Situation.at(.dublin, 2026, 6, 10, 14, species: Species(rawValue: word)!, breed: nil, sky: Sky(temperatureC: 16))

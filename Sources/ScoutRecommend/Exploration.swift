@@ -1,0 +1,103 @@
+/// How `explore` picks among the eligible activities (`docs/recommender.md`, "Exploration"):
+/// inverse-gap weighting over the final scores, as SquareCB does, with exact propensities.
+///
+/// With `K` activities to choose from, sorted best first, activity `i` other than the best
+/// is drawn with `1 / (K + γ·(s_best − s_i))` and the best with what is left. The first offer
+/// is drawn so from all the eligible activities; the second, the same way from those of
+/// another category than the first's (any other when there is none). Further offers are the
+/// best left, a new category first, as in `best` mode. ``inclusion(count:)`` gives each
+/// activity's exact probability of being offered.
+struct Exploration {
+    /// Scores, best first.
+    let scores: [Double]
+    /// Category ordinals, by position.
+    let categories: [Int]
+    let gamma: Double
+    /// First-draw probabilities, by position.
+    let p: [Double]
+
+    /// The policy over `scores` sorted best first, with their categories.
+    init(scores: [Double], categories: [Int], gamma: Double) {
+        self.scores = scores
+        self.categories = categories
+        self.gamma = gamma
+        p = Exploration.weights(scores, gamma: gamma) { _ in true }
+    }
+
+    /// Inverse-gap probabilities over the positions `ok` admits (0 elsewhere).
+    static func weights(_ scores: [Double], gamma: Double, where ok: (Int) -> Bool) -> [Double] {
+        var out = [Double](repeating: 0, count: scores.count)
+        var members: [Int] = []
+        for i in scores.indices where ok(i) { members.append(i) }
+        guard let best = members.first else { return out }
+        let k = Double(members.count)
+        var rest = 0.0
+        for i in members.dropFirst() {
+            out[i] = 1 / (k + gamma * max(0, scores[best] - scores[i]))
+            rest += out[i]
+        }
+        out[best] = max(0, 1 - rest)
+        return out
+    }
+
+    /// The second draw's probabilities after `first` was drawn.
+    func second(after first: Int) -> [Double] {
+        let other = categories.contains { $0 != categories[first] }
+        return Exploration.weights(scores, gamma: gamma) { $0 != first && (!other || categories[$0] != categories[first]) }
+    }
+
+    /// Draws `count` offers (at most the number eligible), as positions, in offer order.
+    func draw(count: Int, rng: inout SeededRandom) -> [Int] {
+        let n = min(count, p.count)
+        guard n > 0 else { return [] }
+        var chosen = [Exploration.sample(p, rng.unit())]
+        if n >= 2 { chosen.append(Exploration.sample(second(after: chosen[0]), rng.unit())) }
+        fill(&chosen, upTo: n)
+        return chosen
+    }
+
+    /// The position whose cumulative probability first passes `u`.
+    static func sample(_ probabilities: [Double], _ u: Double) -> Int {
+        var acc = 0.0, last = 0
+        for (i, q) in probabilities.enumerated() where q > 0 {
+            acc += q
+            last = i
+            if u < acc { return i }
+        }
+        return last
+    }
+
+    /// Adds the best positions left, a new category first, until `n` are chosen.
+    func fill(_ chosen: inout [Int], upTo n: Int) {
+        while chosen.count < n {
+            let used = Set(chosen.map { categories[$0] })
+            let next = scores.indices.first { !chosen.contains($0) && !used.contains(categories[$0]) } ?? scores.indices.first { !chosen.contains($0) }!
+            chosen.append(next)
+        }
+    }
+
+    /// Each position's probability of being among `count` offers, exact: `p` for one offer;
+    /// for more, a sum over the first draw (and, past two, over the second).
+    /// - Complexity: O(K²) for two offers, O(K³·count) for more.
+    func inclusion(count: Int) -> [Double] {
+        let k = p.count, n = min(count, k)
+        guard n > 0 else { return [Double](repeating: 0, count: k) }
+        if n == k { return [Double](repeating: 1, count: k) }
+        if n == 1 { return p }
+        var out = [Double](repeating: 0, count: k)
+        for j in 0..<k where p[j] > 0 {
+            out[j] += p[j]
+            let q = second(after: j)
+            for i in 0..<k where q[i] > 0 {
+                if n == 2 {
+                    out[i] += p[j] * q[i]
+                } else {
+                    var chosen = [j, i]
+                    fill(&chosen, upTo: n)
+                    for c in chosen.dropFirst() { out[c] += p[j] * q[i] }
+                }
+            }
+        }
+        return out
+    }
+}

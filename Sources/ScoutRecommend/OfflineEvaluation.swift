@@ -1,0 +1,248 @@
+import Foundation
+import ScoutCatalog
+import ScoutCore
+
+/// One offer a logging policy made: the activity, the id it carried and its propensity.
+public struct LoggedOffer: Sendable {
+    /// The offer's id (activity and moment).
+    public var id: OfferID
+    /// The probability with which the logging policy offered it (0 < p ≤ 1).
+    public var propensity: Double
+
+    /// A logged offer.
+    public init(id: OfferID, propensity: Double) {
+        self.id = id
+        self.propensity = propensity
+    }
+}
+
+/// One logged decision (a line of a decision log, `docs/recommender.md`, "Decision logs"):
+/// the request as the logging policy saw it, what it offered with which propensities, and
+/// the owner's ratings of the offers.
+public struct LoggedDecision: Sendable {
+    /// The request, pet inline.
+    public var request: ActivityRequest
+    /// The offers, in order.
+    public var offers: [LoggedOffer]
+    /// Ratings by the offered activity's id.
+    public var ratings: [String: Enjoyment]
+    /// The line number in the log (1-based), for messages.
+    public var line: Int
+
+    /// A logged decision.
+    public init(request: ActivityRequest, offers: [LoggedOffer], ratings: [String: Enjoyment], line: Int) {
+        self.request = request
+        self.offers = offers
+        self.ratings = ratings
+        self.line = line
+    }
+}
+
+/// An estimate with its 95% confidence interval.
+public struct Estimate: Sendable, Equatable {
+    /// The point estimate.
+    public var value: Double
+    /// The interval's ends.
+    public var low: Double, high: Double
+}
+
+/// What an offline evaluation found: a candidate policy's value (the mean rating of what it
+/// offers: enjoyed 1, neutral ½, disliked 0) by three estimators, with how much of the log
+/// it rests on.
+public struct PolicyValue: Sendable {
+    /// Inverse propensity scoring.
+    public var ips: Estimate
+    /// Self-normalised IPS.
+    public var snips: Estimate
+    /// Doubly robust, with the candidate's own predicted enjoyment as the reward model.
+    public var doublyRobust: Estimate
+    /// The logging policy's own mean rating on the same decisions.
+    public var logged: Estimate
+    /// `(Σw)² / Σw²` over the rated offers.
+    public var effectiveSampleSize: Double
+    /// Decisions used (every offer rated).
+    public var decisions: Int
+    /// Decisions left out because an offer was not rated.
+    public var unrated: Int
+}
+
+/// Off-policy evaluation of a candidate policy from a decision log (Open Bandit Pipeline's
+/// IPS, SNIPS and DR, per offer with inclusion propensities).
+///
+/// The value estimated is the mean rating of an offered activity. With one offer per
+/// decision these are the textbook estimators; with several, each offer is weighted by the
+/// candidate's probability of including it over the logging policy's, which is unbiased when
+/// an offer's rating does not depend on what it was offered beside. A decision counts only
+/// when all its offers were rated (ratings missing at random).
+public enum OfflineEvaluation {
+    /// The rating as a reward.
+    public static func reward(_ e: Enjoyment) -> Double { e == .enjoyed ? 1 : e == .disliked ? 0 : 0.5 }
+
+    /// Estimates the value of `candidate` (a recommender and how it changes a logged request:
+    /// another mode, weights or prior) from `decisions`.
+    public static func estimate(_ decisions: [LoggedDecision], recommender: Recommender,
+                                candidate: (ActivityRequest) -> ActivityRequest) -> PolicyValue {
+        var ipsTerms: [Double] = [], drTerms: [Double] = [], loggedTerms: [Double] = []
+        var weights: [Double] = [], weightedRewards: [Double] = [], rewards: [Double] = []
+        var unrated = 0
+        for d in decisions {
+            guard !d.offers.isEmpty, d.offers.allSatisfy({ d.ratings[$0.id.activity] != nil }) else { unrated += 1; continue }
+            let request = candidate(d.request)
+            let policy = recommender.offerProbabilities(request)
+            let n = Double(d.offers.count)
+            var ips = 0.0, dr = 0.0, logged = 0.0
+            for p in policy where p.probability > 0 { dr += p.probability * (p.enjoyment ?? 0) }
+            for o in d.offers {
+                let r = reward(d.ratings[o.id.activity]!)
+                let i = recommender.catalog.index(of: o.id.activity)
+                let p1 = i.map { policy[$0].probability } ?? 0
+                let w = p1 / o.propensity
+                ips += w * r
+                dr += w * (r - (i.flatMap { policy[$0].enjoyment } ?? 0))
+                logged += r
+                weights.append(w); weightedRewards.append(w * r); rewards.append(r)
+            }
+            ipsTerms.append(ips / n); drTerms.append(dr / n); loggedTerms.append(logged / n)
+        }
+        let sumW = weights.reduce(0, +)
+        let snips = sumW > 0 ? weightedRewards.reduce(0, +) / sumW : 0
+        var snipsVariance = 0.0
+        for k in weights.indices { let e = weights[k] * (rewards[k] - snips); snipsVariance += e * e }
+        let snipsSE = sumW > 0 ? snipsVariance.squareRoot() / sumW : 0
+        let squares = weights.reduce(0) { $0 + $1 * $1 }
+        return PolicyValue(ips: meanEstimate(ipsTerms), snips: Estimate(value: snips, low: snips - 1.96 * snipsSE, high: snips + 1.96 * snipsSE),
+                           doublyRobust: meanEstimate(drTerms), logged: meanEstimate(loggedTerms),
+                           effectiveSampleSize: squares > 0 ? sumW * sumW / squares : 0, decisions: ipsTerms.count, unrated: unrated)
+    }
+
+    /// The mean of `xs` with a normal 95% interval.
+    static func meanEstimate(_ xs: [Double]) -> Estimate {
+        guard !xs.isEmpty else { return Estimate(value: 0, low: 0, high: 0) }
+        let n = Double(xs.count)
+        let mean = xs.reduce(0, +) / n
+        let variance = xs.count > 1 ? xs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1) : 0
+        let se = (variance / n).squareRoot()
+        return Estimate(value: mean, low: mean - 1.96 * se, high: mean + 1.96 * se)
+    }
+}
+
+/// One rated offer as the prior fit reads it: its features and rating.
+public struct RatedExample: Sendable {
+    /// One value per ``EnjoymentFeature``.
+    public var features: [Double]
+    /// Enjoyed 1, neutral ½, disliked 0.
+    public var rating: Double
+
+    /// An example.
+    public init(features: [Double], rating: Double) {
+        self.features = features
+        self.rating = rating
+    }
+}
+
+/// Fits the population prior from rated offers: L2-regularised logistic regression toward
+/// the starting prior (a Gaussian prior of precision `ridge` on each coefficient), by Newton's
+/// method. Deterministic: the same examples in the same order give the same bytes.
+public enum PriorFit {
+    /// The rated offers of a decision, with the features of the request's pet and each
+    /// offer's moment (from its id).
+    public static func examples(_ d: LoggedDecision, recommender: Recommender) -> [RatedExample] {
+        let w = d.request.weights ?? recommender.weights
+        let needs = PetNeeds(pet: d.request.pet, on: d.request.context.localDate, weights: w)
+        let pet = PetFeatures(pet: d.request.pet, needs: needs)
+        var out: [RatedExample] = []
+        for o in d.offers {
+            guard let r = d.ratings[o.id.activity], let a = recommender.catalog.activity(id: o.id.activity) else { continue }
+            out.append(RatedExample(features: pet.values(a, o.id.moment), rating: OfflineEvaluation.reward(r)))
+        }
+        return out
+    }
+
+    /// What a fit did.
+    public struct Result: Sendable {
+        /// The fitted prior (the start's spreads, the given version).
+        public var prior: EnjoymentPrior
+        /// Newton steps taken.
+        public var iterations: Int
+        /// Mean log loss of the examples under the fitted and the starting prior.
+        public var logLoss: Double, startLogLoss: Double
+    }
+
+    /// Fits coefficients to `examples`, starting from (and shrunk toward) `start`.
+    public static func fit(_ examples: [RatedExample], start: EnjoymentPrior, version: String, ridge: Double = 1,
+                           maximumIterations: Int = 50) -> Result {
+        let k = start.coefficients.count
+        var b = start.coefficients
+        var iterations = 0
+        for _ in 0..<maximumIterations {
+            iterations += 1
+            var g = [Double](repeating: 0, count: k)
+            var h = [Double](repeating: 0, count: k * k)
+            for e in examples {
+                var z = 0.0
+                for j in 0..<k { z += b[j] * e.features[j] }
+                let p = 1 / (1 + exp(-z))
+                let q = p * (1 - p)
+                for j in 0..<k where e.features[j] != 0 {
+                    g[j] += (e.rating - p) * e.features[j]
+                    let fj = e.features[j] * q
+                    for l in 0..<k where e.features[l] != 0 { h[j * k + l] += fj * e.features[l] }
+                }
+            }
+            for j in 0..<k {
+                g[j] -= ridge * (b[j] - start.coefficients[j])
+                h[j * k + j] += ridge
+            }
+            guard let step = solve(h, g, k) else { break }
+            var largest = 0.0
+            for j in 0..<k { b[j] += step[j]; largest = max(largest, abs(step[j])) }
+            if largest < 1e-9 { break }
+        }
+        var fitted = start
+        fitted.coefficients = b.map { min(20, max(-20, $0)) }
+        fitted.version = version
+        return Result(prior: fitted, iterations: iterations, logLoss: logLoss(examples, fitted.coefficients),
+                      startLogLoss: logLoss(examples, start.coefficients))
+    }
+
+    /// Mean log loss of `examples` under coefficients `b`.
+    public static func logLoss(_ examples: [RatedExample], _ b: [Double]) -> Double {
+        guard !examples.isEmpty else { return 0 }
+        var total = 0.0
+        for e in examples {
+            var z = 0.0
+            for j in 0..<b.count { z += b[j] * e.features[j] }
+            let p = min(1 - 1e-12, max(1e-12, 1 / (1 + exp(-z))))
+            total -= e.rating * log(p) + (1 - e.rating) * log(1 - p)
+        }
+        return total / Double(examples.count)
+    }
+
+    /// Solves `H x = g` for a symmetric positive definite `H` (row-major `k × k`) by
+    /// Cholesky; `nil` when `H` is not positive definite.
+    static func solve(_ h: [Double], _ g: [Double], _ k: Int) -> [Double]? {
+        var l = [Double](repeating: 0, count: k * k)
+        for i in 0..<k {
+            for j in 0...i {
+                var s = h[i * k + j]
+                for m in 0..<j { s -= l[i * k + m] * l[j * k + m] }
+                if i == j {
+                    guard s > 0 else { return nil }
+                    l[i * k + i] = s.squareRoot()
+                } else {
+                    l[i * k + j] = s / l[j * k + j]
+                }
+            }
+        }
+        var y = g
+        for i in 0..<k {
+            for m in 0..<i { y[i] -= l[i * k + m] * y[m] }
+            y[i] /= l[i * k + i]
+        }
+        for i in stride(from: k - 1, through: 0, by: -1) {
+            for m in (i + 1)..<k { y[i] -= l[m * k + i] * y[m] }
+            y[i] /= l[i * k + i]
+        }
+        return y
+    }
+}

@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""The recommender's learning simulation: simulated dogs with hidden, context-dependent
+tastes, driven from outside through `scout serve` (JSON Lines), as an app would.
+
+Written by the Scout team for this project (no third-party code or data beyond data/).
+
+The hidden world (our own model, written from general knowledge of dogs and kept apart from
+Scout's features: other shapes, other magnitudes, per-dog quirks Scout has no feature for):
+
+- each dog: a breed of data/breeds.csv (its energy 1-5), an age of 0.5-14 years, a personal
+  taste per category (normal, sd 0.8) and per activity (sd 0.6), and one dog in eight loves
+  the rain;
+- log-odds of enjoying activity a at a moment = a base per category (physical 0.4, social 0.3,
+  mental 0.2, training 0, rest -0.3, care -0.7) + the dog's tastes
+  - 0.35 x |intensity - preferred intensity| (preferred: energy, -1.5 for seniors, -1 for
+    puppies; a distance, not Scout's linear energy x intensity)
+  - outdoors in rain: -1.1 (+0.6 for a rain lover); outdoors below 8 C: -0.09 per degree;
+    above 22 C: -0.08 per degree x intensity / 3; outdoors in twilight or dark: -0.5
+  - after 19:00 and intensity 4-5: -0.6; 6:00-9:59 and physical: +0.35
+  - the same activity the day before: -0.9; its category the day before: -0.35
+  - Saturday or Sunday and 45 minutes or more: +0.4
+- the owner rates what the dog did: enjoyed with the hidden chance, else disliked; 15% of
+  ratings come out "neutral" instead, and 30% are never given.
+
+Each day every dog gets a new moment: a date (a year of seasons over the dogs), an hour of
+07-21, Dublin's weather for the season (30% wet), one day in ten away from home. Arms:
+`explore` (Scout, learning from its ratings, each rating naming its offer), `rules` (Scout in
+best mode with the enjoyment weight 0: needs, fit, novelty and context only), `random`
+(uniform among the activities Scout's hard rules allow), and the oracle (the best hidden
+chance among them). Regret of a day = the oracle's chance - the chance of what was done.
+
+    python3 scripts/recommender_sim.py --scout .build/debug/scout                # the full run
+    python3 scripts/recommender_sim.py --scout … --dogs 40 --check               # the test's run
+    python3 scripts/recommender_sim.py --scout … --refit                         # fit a prior, rerun
+    python3 scripts/recommender_sim.py --scout … --evaluate                      # offline evaluation
+
+Phases: `cold` = a new dog, days 1-50 (and 26-50); `history` = days 61-110 of the same dogs
+(each brings 60 days of its own ratings); `pair` = "this or that": two offers a day, the owner
+takes the better of the two 80% of the time, the other otherwise, and rates what was done.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scout_client import Serve  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE = {"physical": 0.4, "social": 0.3, "mental": 0.2, "training": 0.0, "rest": -0.3, "care": -0.7}
+NEUTRAL, MISSING, OWNER_TAKES_BETTER = 0.15, 0.30, 0.8
+HOME = {"lat": 53.3498, "lon": -6.2603}
+AWAY = {"lat": 53.3498, "lon": -6.1800}
+
+
+def load_world(data: Path):
+    acts = [a for a in json.load(open(data / "activities.json"))["activities"] if "dog" in a["species"]]
+    breeds = [r for r in csv.DictReader(open(data / "breeds.csv")) if r["breed"] != "Mixed"]
+    return {a["id"]: a for a in acts}, breeds
+
+
+class Dog:
+    def __init__(self, rng: random.Random, breeds, acts, index: int):
+        b = rng.choice(breeds)
+        self.breed = b["breed"]
+        self.energy = int(b["energy"])
+        self.age = rng.uniform(0.5, 14)
+        span = float(b["life_span_max"] or 12)
+        self.senior = self.age >= 0.75 * span
+        self.puppy = self.age < 1
+        self.cat = {c: rng.gauss(0, 0.8) for c in BASE}
+        self.act = {a: rng.gauss(0, 0.6) for a in acts}
+        self.rain_lover = rng.random() < 0.125
+        self.name = f"Dog{index}"
+        self.start_day = rng.randrange(365)
+
+    def birth_date(self, today: datetime) -> str:
+        return (today - timedelta(days=int(self.age * 365.25))).date().isoformat()
+
+    def chance(self, a, moment, yesterday) -> float:
+        pref = self.energy - (1.5 if self.senior else 0) - (1 if self.puppy else 0)
+        z = BASE[a["category"]] + self.cat[a["category"]] + self.act[a["id"]]
+        z -= 0.35 * abs(a["intensity"] - pref)
+        outdoors = a["setting"] == "outdoor" or (a["setting"] == "either" and moment["fine"])
+        if outdoors:
+            if moment["wet"]:
+                z -= 1.1 - (0.6 if self.rain_lover else 0)
+            t = moment["temp"]
+            if t < 8:
+                z -= 0.09 * (8 - t)
+            if t > 22:
+                z -= 0.08 * (t - 22) * a["intensity"] / 3
+            if moment["daylight"] != "day":
+                z -= 0.5
+        if moment["hour"] >= 19 and a["intensity"] >= 4:
+            z -= 0.6
+        if 6 <= moment["hour"] < 10 and a["category"] == "physical":
+            z += 0.35
+        if a["id"] in yesterday["acts"]:
+            z -= 0.9
+        elif a["category"] in yesterday["cats"]:
+            z -= 0.35
+        if moment["weekday"] >= 6 and a["minutes"] >= 45:
+            z += 0.4
+        return 1 / (1 + math.exp(-z))
+
+
+def moment_for(rng: random.Random, dog: Dog, day: int):
+    date = datetime(2026, 1, 1, tzinfo=timezone.utc) + timedelta(days=(dog.start_day + day) % 365)
+    season = math.cos(2 * math.pi * ((date.timetuple().tm_yday - 200) / 365))   # 1 in July, -1 in January
+    temp = round(rng.gauss(10 + 6 * season, 4), 1)
+    wet = rng.random() < 0.3
+    hour = rng.randrange(7, 22)
+    away = rng.random() < 0.1
+    wind = round(rng.uniform(0, 35), 1)
+    now = date.replace(hour=hour, minute=rng.choice([0, 15, 30, 45])) - timedelta(hours=1 if 90 <= date.timetuple().tm_yday < 300 else 0)
+    weather = {"temperature_c": temp, "precipitation_mm_h": 1.5 if wet else 0, "condition": "rain" if wet else "partly_cloudy",
+               "wind_kmh": wind}
+    return {"now": now, "weather": weather, "temp": temp, "wet": wet, "away": away,
+            "fine": (not wet) and 5 <= temp <= 25}
+
+
+def iso(t: datetime) -> str:
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Trajectory:
+    """One arm's history for one dog: its log, its ratings and what it did yesterday."""
+
+    def __init__(self):
+        self.log, self.feedback, self.yesterday = [], [], {"acts": set(), "cats": set()}
+
+
+def request(dog: Dog, m, traj: Trajectory, arm: str, count: int, seed: int, prior_ratings=True):
+    r = {"op": "recommend_activities",
+         "pet": {"name": dog.name, "species": "dog", "breed": dog.breed, "birth_date": dog.birth_date(m["now"])},
+         "now": iso(m["now"]), "timezone": "Europe/Dublin", "location": AWAY if m["away"] else HOME, "home": HOME,
+         "weather": m["weather"], "nearby": ["park", "dog_park", "trail", "city"], "count": count, "seed": seed,
+         "log": [e for e in traj.log if e["start"] >= iso(m["now"] - timedelta(days=14))]}
+    if arm == "explore":
+        r["mode"] = "explore"
+        if prior_ratings:
+            r["feedback"] = traj.feedback[-200:]
+    else:
+        r["mode"] = "best"
+        r["weights"] = {"enjoyment": 0}
+    return r
+
+
+def rate(rng: random.Random, p: float):
+    if rng.random() < MISSING:
+        return None
+    verdict = "enjoyed" if rng.random() < p else "disliked"
+    return "neutral" if rng.random() < NEUTRAL else verdict
+
+
+def expected_rating(p: float) -> float:
+    return (1 - NEUTRAL) * p + NEUTRAL * 0.5
+
+
+def simulate(scout: str, data: Path, dogs: int, days: int, seed: int, count: int, prior: str | None = None,
+             log_path: str | None = None, log_days: int | None = None, arms=("explore", "rules", "random")):
+    """Runs every dog through `days` days; returns per arm and day the regret summed over dogs,
+    and the decisions of the explore arm when `log_path` is given."""
+    acts, breeds = load_world(data)
+    world = random.Random(seed)
+    pack = [Dog(world, breeds, acts, i) for i in range(dogs)]
+    trajectories = {(d, a): Trajectory() for d in range(dogs) for a in arms}
+    regret = {a: [0.0] * days for a in arms}
+    gap = {a: [0.0] * days for a in arms}
+    weekly = {a: [[set() for _ in range((days + 6) // 7)] for _ in range(dogs)] for a in arms}
+    choice_rng = {(d, a): random.Random(seed * 1000 + d * 10 + i) for d in range(dogs) for i, a in enumerate(arms)}
+    moment_rng = [random.Random(seed * 7919 + d) for d in range(dogs)]
+    logged = []
+    args = ["--data", str(data)] + (["--prior", prior] if prior else [])
+    with Serve(scout, args) as s:
+        s.wait_ready()
+        for day in range(days):
+            moments = [moment_for(moment_rng[d], pack[d], day) for d in range(dogs)]
+            reqs, keys = [], []
+            for d in range(dogs):
+                for arm in arms:
+                    reqs.append(request(pack[d], moments[d], trajectories[(d, arm)], "explore" if arm == "explore" else "rules",
+                                        count, seed * 100_000 + d * 1000 + day))
+                    keys.append((d, arm))
+            answers, _ = s.stream(reqs)
+            for (d, arm), req, line in zip(keys, reqs, answers):
+                ans = json.loads(line)
+                if not ans.get("ok"):
+                    raise SystemExit(f"scout answered an error: {ans.get('error')} to {json.dumps(req)[:300]}")
+                res = ans["result"]
+                dog, m, traj, rng = pack[d], dict(moments[d]), trajectories[(d, arm)], choice_rng[(d, arm)]
+                m["daylight"] = res["context"]["daylight"]
+                local = datetime.fromisoformat(res["context"]["local_time"])
+                m["hour"], m["weekday"] = local.hour, local.isoweekday()
+                excluded = {x["activity"] for x in res["excluded"]}
+                eligible = [a for a in acts if a not in excluded]
+                if not eligible:
+                    continue
+                chance = {a: dog.chance(acts[a], m, traj.yesterday) for a in eligible}
+                best = max(chance.values())
+                if arm == "random":
+                    offered = rng.sample(eligible, min(count, len(eligible)))
+                    offers = [{"id": None, "activity": a} for a in offered]
+                else:
+                    offers = res["recommendations"] or (res["next_window"] or {}).get("recommendations", [])[:0]
+                    if not offers:
+                        continue
+                if len(offers) == 1:
+                    done = offers[0]
+                else:
+                    ranked = sorted(offers, key=lambda o: -chance[o["activity"]])
+                    done = ranked[0] if rng.random() < OWNER_TAKES_BETTER else ranked[1]
+                a = done["activity"]
+                regret[arm][day] += best - chance[a]
+                weekly[arm][d][day // 7].add(acts[a]["category"])
+                if arm != "random":
+                    gap[arm][day] += next(t["value"] for t in done["breakdown"] if t["term"] == "needs_gap")
+                verdict = rate(rng, chance[a])
+                traj.log.append({"type": a, "start": iso(m["now"]), "minutes": acts[a]["minutes"]})
+                traj.yesterday = {"acts": {a}, "cats": {acts[a]["category"]}}
+                if verdict and arm == "explore":
+                    traj.feedback.append({"recommendation": done["id"], "rating": verdict, "at": iso(m["now"] + timedelta(hours=2))})
+                if log_path and arm == "explore" and (log_days is None or day < log_days):
+                    logged.append({"line": {"request": {k: v for k, v in req.items() if k != "op"},
+                                            "offers": [{"id": o["id"], "propensity": o["propensity"]} for o in offers],
+                                            "ratings": ([{"recommendation": done["id"], "rating": verdict}] if verdict and len(offers) == 1 else [])},
+                                   "chance": chance, "dog": d, "day": day})
+    if log_path:
+        with open(log_path, "w") as f:
+            for e in logged:
+                f.write(json.dumps(e["line"]) + "\n")
+    # Categories done per whole week, averaged over dogs and weeks: does learning keep the rotation?
+    variety = {a: mean([len(w) for dog in weekly[a] for w in dog[:days // 7]]) for a in arms}
+    return {a: [x / dogs for x in regret[a]] for a in arms}, variety, logged
+
+
+def mean(xs):
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
+def summary(regret, lo, hi):
+    return {a: mean(r[lo:hi]) for a, r in regret.items()}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scout", required=True)
+    ap.add_argument("--data", default=str(ROOT / "data"))
+    ap.add_argument("--dogs", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--prior", help="a prior file for scout serve --prior")
+    ap.add_argument("--csv", help="write per-day mean regret per phase and arm here")
+    ap.add_argument("--check", action="store_true", help="fail unless the issue's targets hold")
+    ap.add_argument("--refit", action="store_true", help="log 50 days of new dogs, fit a prior, compare regret on other dogs")
+    ap.add_argument("--evaluate", action="store_true", help="log decisions, estimate two other policies offline, compare with the truth")
+    ap.add_argument("--spark", action="store_true", help="with --refit: fit on Spark (scripts/spark_fit.py, local[2])")
+    args = ap.parse_args(argv)
+    data = Path(args.data)
+    if args.refit:
+        return refit(args, data)
+    if args.evaluate:
+        return evaluate(args, data)
+    failures = []
+    rows = []
+    regret, variety, _ = simulate(args.scout, data, args.dogs, 110, args.seed, 1, args.prior)
+    cold, late, hist = summary(regret, 0, 50), summary(regret, 25, 50), summary(regret, 60, 110)
+    pair_regret, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 1, 2, args.prior)
+    pair = summary(pair_regret, 0, 50)
+    print(f"recommender_sim: {args.dogs} dogs, seed {args.seed}, prior {args.prior or 'shipped'}")
+    print(f"{'phase':<28} {'explore':>8} {'rules':>8} {'random':>8} {'/random':>8} {'/rules':>8}")
+    for name, s in [("new dog, days 1-50", cold), ("new dog, days 26-50", late), ("60 days of history, 61-110", hist),
+                    ("this or that, days 1-50", pair)]:
+        print(f"{name:<28} {s['explore']:8.4f} {s['rules']:8.4f} {s['random']:8.4f} {s['explore'] / s['random']:8.3f} "
+              f"{s['explore'] / s['rules']:8.3f}")
+    print("categories done per week (of 6), days 1-105: " + ", ".join(f"{a} {v:.2f}" for a, v in variety.items()))
+    targets = [("new dog days 1-50 / random", cold["explore"] / cold["random"], 0.50),
+               ("new dog days 1-50 / rules", cold["explore"] / cold["rules"], 0.65),
+               ("new dog days 26-50 / random", late["explore"] / late["random"], 0.40),
+               ("history / random", hist["explore"] / hist["random"], 0.40),
+               ("this or that / random", pair["explore"] / pair["random"], 0.50)]
+    for name, value, bound in targets:
+        ok = value <= bound
+        print(f"target {name}: {value:.3f} (at most {bound}) {'ok' if ok else 'MISSED'}")
+        if not ok:
+            failures.append(name)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["phase", "day", "arm", "regret"])
+            for arm, r in regret.items():
+                for day, v in enumerate(r):
+                    w.writerow(["single", day + 1, arm, f"{v:.5f}"])
+            for arm, r in pair_regret.items():
+                for day, v in enumerate(r):
+                    w.writerow(["pair", day + 1, arm, f"{v:.5f}"])
+    if args.check and failures:
+        raise SystemExit("recommender_sim: missed " + ", ".join(failures))
+
+
+def refit(args, data: Path):
+    """Logs 50 days of explore decisions for one pack, fits the next prior from them, then
+    runs a second pack (other seed) under the shipped and the refitted prior."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "decisions.jsonl")
+        simulate(args.scout, data, args.dogs, 50, args.seed + 10, 1, args.prior, log_path=log, arms=("explore",))
+        fitted = os.path.join(tmp, "prior.json")
+        if args.spark:
+            cmd = [sys.executable, str(ROOT / "scripts/spark_fit.py"), "--scout", args.scout, "--data", str(data), "--log", log,
+                   "--output", fitted, "--version", "2026-11-28.sim", "--master", "local[2]"]
+        else:
+            cmd = [args.scout, "fit-prior", "--data", str(data), "--log", log, "--output", fitted, "--version", "2026-11-28.sim"]
+        subprocess.run(cmd, check=True)
+        before, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 20, 1, args.prior, arms=("explore", "random"))
+        after, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 20, 1, fitted, arms=("explore", "random"))
+        b, a = summary(before, 0, 50), summary(after, 0, 50)
+        print(f"refit: shipped prior regret {b['explore']:.4f} ({b['explore'] / b['random']:.3f} of random), "
+              f"refitted {a['explore']:.4f} ({a['explore'] / a['random']:.3f} of random)")
+        if args.check and not a["explore"] < b["explore"]:
+            raise SystemExit("recommender_sim: the refitted prior did not lower regret")
+
+
+def evaluate(args, data: Path):
+    """Logs explore decisions (one offer a day), estimates two deterministic candidates
+    offline with scout evaluate, and compares SNIPS with their true value on the same requests."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "decisions.jsonl")
+        _, _, logged = simulate(args.scout, data, args.dogs, 12, args.seed + 30, 1, args.prior, log_path=log, arms=("explore",))
+        rated = [e for e in logged if e["line"]["ratings"]]
+        candidates = [("best", ["--mode", "best"], {"mode": "best"}),
+                      ("rules only", ["--mode", "best", "--set", "enjoyment=0"], {"mode": "best", "weights": {"enjoyment": 0}})]
+        failures = []
+        with Serve(args.scout, ["--data", str(data)] + (["--prior", args.prior] if args.prior else [])) as s:
+            s.wait_ready()
+            for name, flags, change in candidates:
+                reqs = [dict(e["line"]["request"], op="recommend_activities", **change) for e in rated]
+                answers, _ = s.stream(reqs)
+                truth = mean([expected_rating(e["chance"][json.loads(l)["result"]["recommendations"][0]["activity"]])
+                              for e, l in zip(rated, answers)])
+                out = subprocess.run([args.scout, "evaluate", "--data", str(data), "--log", log] + flags
+                                     + (["--prior", args.prior] if args.prior else []), check=True, capture_output=True, text=True)
+                est = json.loads(out.stdout)
+                error = abs(est["snips"]["value"] - truth) / truth
+                print(f"evaluate {name}: true {truth:.4f}, SNIPS {est['snips']['value']:.4f} [{est['snips']['low']:.4f}, {est['snips']['high']:.4f}] "
+                      f"({100 * error:.1f}% off), IPS {est['ips']['value']:.4f}, DR {est['dr']['value']:.4f}, logged {est['logged']['value']:.4f}, "
+                      f"ESS {est['effective_sample_size']:.0f} of {est['decisions']} decisions")
+                if error > 0.10:
+                    failures.append(name)
+        if args.check and failures:
+            raise SystemExit("recommender_sim: SNIPS more than 10% off for " + ", ".join(failures))
+
+
+if __name__ == "__main__":
+    main()
