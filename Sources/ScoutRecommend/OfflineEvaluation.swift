@@ -126,23 +126,38 @@ public enum OfflineEvaluation {
     }
 }
 
-/// One rated offer as the prior fit reads it: its features and rating.
+/// One rated offer as the prior fit reads it: its features and rating, and whose and what
+/// it was (the pet's own effects are fitted beside the population's).
 public struct RatedExample: Sendable {
     /// One value per ``EnjoymentFeature``.
     public var features: [Double]
     /// Enjoyed 1, neutral ½, disliked 0.
     public var rating: Double
+    /// The pet it is about (its name, breed and birth date), for its own effects.
+    public var pet: String
+    /// The activity's category ordinal and the activity's id.
+    public var category: Int, activity: String
+    /// The probability with which the logging policy offered it.
+    public var propensity: Double
 
     /// An example.
-    public init(features: [Double], rating: Double) {
+    public init(features: [Double], rating: Double, pet: String, category: Int, activity: String, propensity: Double = 1) {
         self.features = features
         self.rating = rating
+        self.pet = pet
+        self.category = category
+        self.activity = activity
+        self.propensity = propensity
     }
 }
 
-/// Fits the population prior from rated offers: L2-regularised logistic regression toward
-/// the starting prior (a Gaussian prior of precision `ridge` on each coefficient), by Newton's
-/// method. Deterministic: the same examples in the same order give the same bytes.
+/// Fits the population prior from rated offers, with each pet's own category and activity
+/// effects beside it (a hierarchical model, as `recommend_activities` reads it): rounds of
+/// the pets' effects given the coefficients (as ``EnjoymentModel`` fits them), then Newton
+/// steps on the coefficients given the effects, L2-regularised toward the starting prior
+/// (precision `ridge` per coefficient). Without the pets' effects a pooled fit would read
+/// the policy's choices of what each pet likes as a liking of the whole population.
+/// Deterministic: the same examples in the same order give the same bytes.
 public enum PriorFit {
     /// The rated offers of a decision, with the features of the request's pet and each
     /// offer's moment (from its id).
@@ -150,10 +165,13 @@ public enum PriorFit {
         let w = d.request.weights ?? recommender.weights
         let needs = PetNeeds(pet: d.request.pet, on: d.request.context.localDate, weights: w)
         let pet = PetFeatures(pet: d.request.pet, needs: needs)
+        let key = [d.request.pet.name ?? "", d.request.pet.species.rawValue, d.request.pet.breed?.name ?? "", d.request.pet.birthDate.description]
+            .joined(separator: "|")
         var out: [RatedExample] = []
         for o in d.offers {
             guard let r = d.ratings[o.id.activity], let a = recommender.catalog.activity(id: o.id.activity) else { continue }
-            out.append(RatedExample(features: pet.values(a, o.id.moment), rating: OfflineEvaluation.reward(r)))
+            out.append(RatedExample(features: pet.values(a, o.id.moment), rating: OfflineEvaluation.reward(r), pet: key,
+                                    category: a.category.ordinal, activity: a.id, propensity: o.propensity))
         }
         return out
     }
@@ -162,31 +180,67 @@ public enum PriorFit {
     public struct Result: Sendable {
         /// The fitted prior (the start's spreads, the given version).
         public var prior: EnjoymentPrior
-        /// Newton steps taken.
+        /// Rounds taken.
         public var iterations: Int
-        /// Mean log loss of the examples under the fitted and the starting prior.
+        /// Mean log loss of the examples (with the pets' effects) under the fitted and the starting prior.
         public var logLoss: Double, startLogLoss: Double
     }
 
     /// Fits coefficients to `examples`, starting from (and shrunk toward) `start`.
     public static func fit(_ examples: [RatedExample], start: EnjoymentPrior, version: String, ridge: Double = 1,
-                           maximumIterations: Int = 50) -> Result {
+                           largestWeight: Double = 1, rounds: Int = 12) -> Result {
         let k = start.coefficients.count
+        // Inverse-propensity weights, capped: a policy's choices follow what it believed,
+        // and weighting each offer by 1/propensity undoes that selection.
+        let weight = examples.map { min(largestWeight, 1 / max($0.propensity, 1e-9)) }
         var b = start.coefficients
+        // Each example's pet and activity slots.
+        var petIndex: [String: Int] = [:], slotIndex: [String: Int] = [:]
+        var pets: [Int] = [], slots: [Int] = [], petOfSlot: [Int] = []
+        for e in examples {
+            let p = petIndex[e.pet] ?? { let n = petIndex.count; petIndex[e.pet] = n; return n }()
+            let key = e.pet + "\u{0}" + e.activity
+            let s = slotIndex[key] ?? { let n = slotIndex.count; slotIndex[key] = n; petOfSlot.append(p); return n }()
+            pets.append(p); slots.append(s)
+        }
+        let categories = ActivityCategory.allCases.count
+        var u = [Double](repeating: 0, count: petIndex.count * categories)
+        var v = [Double](repeating: 0, count: slotIndex.count)
+        let cPrecision = 1 / (start.categorySD * start.categorySD), aPrecision = 1 / (start.activitySD * start.activitySD)
+        func logit(_ i: Int) -> Double {
+            var z = u[pets[i] * categories + examples[i].category] + v[slots[i]]
+            for j in 0..<k { z += b[j] * examples[i].features[j] }
+            return z
+        }
+        let startLoss = loss(examples) { logit($0) }
         var iterations = 0
-        for _ in 0..<maximumIterations {
+        for _ in 0..<rounds {
             iterations += 1
+            // The pets' effects given the coefficients: a few coordinate Newton sweeps.
+            for _ in 0..<3 {
+                var g = [Double](repeating: 0, count: u.count), h = g
+                for i in examples.indices {
+                    let p = sigmoid(logit(i)), c = pets[i] * categories + examples[i].category
+                    g[c] += weight[i] * (examples[i].rating - p); h[c] += weight[i] * p * (1 - p)
+                }
+                for c in u.indices where h[c] > 0 { u[c] += (g[c] - cPrecision * u[c]) / (h[c] + cPrecision) }
+                var ga = [Double](repeating: 0, count: v.count), ha = ga
+                for i in examples.indices {
+                    let p = sigmoid(logit(i))
+                    ga[slots[i]] += weight[i] * (examples[i].rating - p); ha[slots[i]] += weight[i] * p * (1 - p)
+                }
+                for s in v.indices { v[s] += (ga[s] - aPrecision * v[s]) / (ha[s] + aPrecision) }
+            }
+            // A Newton step on the coefficients given the effects.
             var g = [Double](repeating: 0, count: k)
             var h = [Double](repeating: 0, count: k * k)
-            for e in examples {
-                var z = 0.0
-                for j in 0..<k { z += b[j] * e.features[j] }
-                let p = 1 / (1 + exp(-z))
-                let q = p * (1 - p)
-                for j in 0..<k where e.features[j] != 0 {
-                    g[j] += (e.rating - p) * e.features[j]
-                    let fj = e.features[j] * q
-                    for l in 0..<k where e.features[l] != 0 { h[j * k + l] += fj * e.features[l] }
+            for i in examples.indices {
+                let x = examples[i].features
+                let p = sigmoid(logit(i)), q = weight[i] * p * (1 - p)
+                for j in 0..<k where x[j] != 0 {
+                    g[j] += weight[i] * (examples[i].rating - p) * x[j]
+                    let fj = x[j] * q
+                    for l in 0..<k where x[l] != 0 { h[j * k + l] += fj * x[l] }
                 }
             }
             for j in 0..<k {
@@ -196,24 +250,21 @@ public enum PriorFit {
             guard let step = solve(h, g, k) else { break }
             var largest = 0.0
             for j in 0..<k { b[j] += step[j]; largest = max(largest, abs(step[j])) }
-            if largest < 1e-9 { break }
+            if largest < 1e-6 { break }
         }
         var fitted = start
         fitted.coefficients = b.map { min(20, max(-20, $0)) }
         fitted.version = version
-        return Result(prior: fitted, iterations: iterations, logLoss: logLoss(examples, fitted.coefficients),
-                      startLogLoss: logLoss(examples, start.coefficients))
+        return Result(prior: fitted, iterations: iterations, logLoss: loss(examples) { logit($0) }, startLogLoss: startLoss)
     }
 
-    /// Mean log loss of `examples` under coefficients `b`.
-    public static func logLoss(_ examples: [RatedExample], _ b: [Double]) -> Double {
+    /// Mean log loss of `examples` under the log-odds `z`.
+    static func loss(_ examples: [RatedExample], _ z: (Int) -> Double) -> Double {
         guard !examples.isEmpty else { return 0 }
         var total = 0.0
-        for e in examples {
-            var z = 0.0
-            for j in 0..<b.count { z += b[j] * e.features[j] }
-            let p = min(1 - 1e-12, max(1e-12, 1 / (1 + exp(-z))))
-            total -= e.rating * log(p) + (1 - e.rating) * log(1 - p)
+        for i in examples.indices {
+            let p = min(1 - 1e-12, max(1e-12, sigmoid(z(i))))
+            total -= examples[i].rating * log(p) + (1 - examples[i].rating) * log(1 - p)
         }
         return total / Double(examples.count)
     }

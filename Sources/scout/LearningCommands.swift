@@ -161,11 +161,16 @@ struct FitPrior: ParsableCommand {
     @Option(name: .customLong("ridge"), help: ArgumentHelp("Precision of the pull toward the current prior, per coefficient.", valueName: "λ"))
     var ridge: Double = 1
 
+    @Option(name: .customLong("largest-weight"), help: ArgumentHelp(
+        "Cap of an offer's inverse-propensity weight (1: every offer weighs the same).", valueName: "w"))
+    var largestWeight: Double = 1
+
     func validate() throws {
         guard (log == nil) != (examples == nil) else { throw ValidationError("give --log or --examples") }
         if emitExamples && log == nil { throw ValidationError("--emit-examples reads --log") }
         if !emitExamples && (output == nil || version == nil) { throw ValidationError("--output and --version are required to fit") }
         guard ridge > 0 && ridge.isFinite else { throw ValidationError("--ridge must be above 0") }
+        guard largestWeight >= 1 && largestWeight.isFinite else { throw ValidationError("--largest-weight must be 1 or more") }
     }
 
     func run() throws {
@@ -181,23 +186,26 @@ struct FitPrior: ParsableCommand {
             for e in rated {
                 var w = JSONWriter()
                 w.objectStart(); w.key("x"); w.arrayStart(); for v in e.features { w.number(v) }; w.arrayEnd()
-                w.key("y"); w.number(e.rating); w.objectEnd()
+                w.key("y"); w.number(e.rating)
+                w.key("pet"); w.string(e.pet); w.key("category"); w.int(e.category); w.key("activity"); w.string(e.activity)
+                w.key("propensity"); w.number(e.propensity)
+                w.objectEnd()
                 text += String(decoding: w.bytes, as: UTF8.self) + "\n"
             }
             FileHandle.standardOutput.write(Data(text.utf8))
             return
         }
         guard !rated.isEmpty else { throw ValidationError("no rated offers to fit") }
-        let result = PriorFit.fit(rated, start: recommender.prior, version: version!, ridge: ridge)
+        let result = PriorFit.fit(rated, start: recommender.prior, version: version!, ridge: ridge, largestWeight: largestWeight)
         let fitted: [(String, JSONValue)] = [
             ("from_prior", .string(recommender.prior.version)), ("rated_offers", .number(String(rated.count))),
-            ("ridge", .number(String(ridge))), ("iterations", .number(String(result.iterations))),
+            ("ridge", .number(String(ridge))), ("largest_weight", .number(String(largestWeight))), ("rounds", .number(String(result.iterations))),
             ("log_loss", .number(String(format: "%.5f", result.logLoss))), ("start_log_loss", .number(String(format: "%.5f", result.startLogLoss))),
         ]
         let text = result.prior.fileText(about: "Fitted by scout fit-prior from \(rated.count) rated offers, starting from prior \(recommender.prior.version).",
                                          fitted: fitted)
         guard FileManager.default.createFile(atPath: output!, contents: Data(text.utf8)) else { throw ValidationError("--output: cannot write \(output!)") }
-        FileHandle.standardError.write(Data(String(format: "scout fit-prior: %d rated offers, %d Newton steps, log loss %.4f (start %.4f), wrote %@\n",
+        FileHandle.standardError.write(Data(String(format: "scout fit-prior: %d rated offers, %d rounds, log loss %.4f (start %.4f), wrote %@\n",
                                                    rated.count, result.iterations, result.logLoss, result.startLogLoss, output!).utf8))
     }
 
@@ -210,12 +218,15 @@ struct FitPrior: ParsableCommand {
         for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             if line.isEmpty { continue }
-            guard let v = try? JSONReader.parse([UInt8](line)), let x = v["x"]?.array, x.count == k, let y = v["y"]?.double, (0...1).contains(y) else {
-                throw ValidationError("--examples: line \(number) is not {\"x\": [\(k) numbers], \"y\": 0…1}")
+            let shape = "--examples: line \(number) is not {\"x\": [\(k) numbers], \"y\": 0…1, \"pet\", \"category\": 0…5, \"activity\", \"propensity\": 0…1}"
+            guard let v = try? JSONReader.parse([UInt8](line)), let x = v["x"]?.array, x.count == k, let y = v["y"]?.double, (0...1).contains(y),
+                  let pet = v["pet"]?.string, let category = v["category"]?.double, (0...5).contains(category), let activity = v["activity"]?.string,
+                  let propensity = v["propensity"]?.double, propensity > 0 && propensity <= 1 else {
+                throw ValidationError(shape)
             }
             let values = x.compactMap { $0.double }
-            guard values.count == k else { throw ValidationError("--examples: line \(number) is not {\"x\": [\(k) numbers], \"y\": 0…1}") }
-            out.append(RatedExample(features: values, rating: y))
+            guard values.count == k else { throw ValidationError(shape) }
+            out.append(RatedExample(features: values, rating: y, pet: pet, category: Int(category), activity: activity, propensity: propensity))
         }
         return out
     }
