@@ -105,7 +105,7 @@ let package = Package(
                                                     .product(name: "Metrics", package: "swift-metrics"),
                                                     .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]),
         .executableTarget(name: "scout", dependencies: ["ScoutWorker", "ScoutEngine", "ScoutCatalog", "ScoutRecommend", "ScoutRecommendJSON", "ScoutGeometry",
-                                                   "ScoutCore", "ScoutState", "ScoutSource", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                                   "ScoutCore", "ScoutJSON", "ScoutState", "ScoutSource", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                                    .product(name: "Logging", package: "swift-log")]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),

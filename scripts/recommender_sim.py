@@ -31,7 +31,7 @@ chance among them). Regret of a day = the oracle's chance - the chance of what w
 
     python3 scripts/recommender_sim.py --scout .build/debug/scout                # the full run
     python3 scripts/recommender_sim.py --scout … --dogs 40 --check               # the test's run
-    python3 scripts/recommender_sim.py --scout … --refit                         # fit a prior, rerun
+    python3 scripts/recommender_sim.py --scout … --refit                         # from a zero prior: fit, rerun
     python3 scripts/recommender_sim.py --scout … --evaluate                      # offline evaluation
 
 Phases: `cold` = a new dog, days 1-50 (and 26-50); `history` = days 61-110 of the same dogs
@@ -264,6 +264,7 @@ def main(argv=None):
     ap.add_argument("--refit", action="store_true", help="log 50 days of new dogs, fit a prior, compare regret on other dogs")
     ap.add_argument("--evaluate", action="store_true", help="log decisions, estimate two other policies offline, compare with the truth")
     ap.add_argument("--spark", action="store_true", help="with --refit: fit on Spark (scripts/spark_fit.py, local[2])")
+    ap.add_argument("--fitted-output", help="with --refit: keep the fitted prior here")
     args = ap.parse_args(argv)
     data = Path(args.data)
     if args.refit:
@@ -307,25 +308,44 @@ def main(argv=None):
         raise SystemExit("recommender_sim: missed " + ", ".join(failures))
 
 
+def zero_prior(data: Path, path: str):
+    """A prior that knows nothing: the shipped file's spreads, every coefficient 0."""
+    prior = json.load(open(data / "enjoyment_prior.json"))
+    prior["version"] = "2026-11-28.zero"
+    prior["about"] = "Every coefficient 0: a deployment with no population knowledge yet (recommender_sim.py --refit)."
+    prior["features"] = {k: 0.0 for k in prior["features"]}
+    with open(path, "w") as f:
+        json.dump(prior, f, indent=1)
+
+
 def refit(args, data: Path):
-    """Logs 50 days of explore decisions for one pack, fits the next prior from them, then
-    runs a second pack (other seed) under the shipped and the refitted prior."""
+    """A new deployment: a prior that knows nothing (every coefficient 0) serves one pack of
+    dogs for 50 days; scout fit-prior (or scripts/spark_fit.py) fits the next prior from that
+    log; a second pack (other seed) then runs under both, and the refitted one must do better.
+    The shipped prior is run on the second pack too, for comparison."""
     with tempfile.TemporaryDirectory() as tmp:
+        start = args.prior or os.path.join(tmp, "zero.json")
+        if not args.prior:
+            zero_prior(data, start)
         log = os.path.join(tmp, "decisions.jsonl")
-        simulate(args.scout, data, args.dogs, 50, args.seed + 10, 1, args.prior, log_path=log, arms=("explore",))
+        simulate(args.scout, data, args.dogs, 50, args.seed + 10, 1, start, log_path=log, arms=("explore",))
         fitted = os.path.join(tmp, "prior.json")
+        common = ["--data", str(data), "--prior", start, "--log", log, "--output", fitted, "--version", "2026-11-28.sim"]
         if args.spark:
-            cmd = [sys.executable, str(ROOT / "scripts/spark_fit.py"), "--scout", args.scout, "--data", str(data), "--log", log,
-                   "--output", fitted, "--version", "2026-11-28.sim", "--master", "local[2]"]
+            cmd = [sys.executable, str(ROOT / "scripts/spark_fit.py"), "--scout", args.scout, "--master", "local[2]"] + common
         else:
-            cmd = [args.scout, "fit-prior", "--data", str(data), "--log", log, "--output", fitted, "--version", "2026-11-28.sim"]
+            cmd = [args.scout, "fit-prior"] + common
         subprocess.run(cmd, check=True)
-        before, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 20, 1, args.prior, arms=("explore", "random"))
-        after, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 20, 1, fitted, arms=("explore", "random"))
-        b, a = summary(before, 0, 50), summary(after, 0, 50)
-        print(f"refit: shipped prior regret {b['explore']:.4f} ({b['explore'] / b['random']:.3f} of random), "
-              f"refitted {a['explore']:.4f} ({a['explore'] / a['random']:.3f} of random)")
-        if args.check and not a["explore"] < b["explore"]:
+        if args.fitted_output:
+            with open(fitted) as src, open(args.fitted_output, "w") as dst:
+                dst.write(src.read())
+        results = {}
+        for name, prior in [("start", start), ("refitted", fitted), ("shipped", None)]:
+            r, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 20, 1, prior, arms=("explore", "random"))
+            results[name] = summary(r, 0, 50)
+        line = ", ".join(f"{n} prior {s['explore']:.4f} ({s['explore'] / s['random']:.3f} of random)" for n, s in results.items())
+        print(f"refit ({args.dogs} dogs, days 1-50): {line}")
+        if args.check and not results["refitted"]["explore"] < results["start"]["explore"]:
             raise SystemExit("recommender_sim: the refitted prior did not lower regret")
 
 

@@ -123,8 +123,13 @@ struct Spec: Sendable {
     let conditionMaxC: [String: Double]
     /// `life_stages`, per species, by key.
     let lifeStages: [String: [String: Double]]
-    let priorStrength: Double
     let halfLifeDays: Double
+    /// `enjoyment.evidence_max_factor` and `enjoyment.evidence_half`.
+    let evidenceMaxFactor: Double, evidenceHalf: Double
+    /// `exploration.gamma`.
+    let gamma: Double
+    /// `data/enjoyment_prior.json`'s coefficients by feature name.
+    let prior: [String: Double]
     let noveltyDays: Double
     let fit: [String: Double]
     /// `goals.dog` tables (5 values each) and `rest_sessions`.
@@ -188,7 +193,9 @@ struct Spec: Sendable {
             weightsVersion: w["version"] as! String, termWeights: numbers(w["activity_terms"]), rules: numbers(rules),
             conditionMaxIntensity: numbers(rules["condition_max_intensity"]).mapValues { Int($0) },
             conditionMaxC: numbers(rules["condition_max_c"]), lifeStages: stages,
-            priorStrength: num(enjoyment["category_prior_strength"]), halfLifeDays: num(enjoyment["half_life_days"]),
+            halfLifeDays: num(enjoyment["half_life_days"]), evidenceMaxFactor: num(enjoyment["evidence_max_factor"]),
+            evidenceHalf: num(enjoyment["evidence_half"]), gamma: num((w["exploration"] as! [String: Any])["gamma"]),
+            prior: numbers(json("enjoyment_prior.json")["features"]),
             noveltyDays: num(w["novelty_days"]), fit: numbers(w["individual_fit"]),
             dogGoals: (goals["dog"] as! [String: Any]).compactMapValues { ($0 as? [NSNumber])?.map(\.doubleValue) },
             dogRestSessions: num((goals["dog"] as! [String: Any])["rest_sessions"]),
@@ -713,20 +720,57 @@ struct NeedsOracle {
         return min(1, Double(t - last) / 86_400 / spec.noveltyDays)
     }
 
-    /// The Beta posterior mean of an activity's enjoyment ("Enjoyment").
-    func enjoymentMean(_ a: SpecActivity, feedback: [Feedback]) -> Double {
-        var cs = 0.0, cf = 0.0, s1 = 0.0, f1 = 0.0
-        for f in feedback {
-            guard let b = spec.byID[f.activity], f.at.seconds <= s.now else { continue }
-            let w = pow(0.5, Double(s.now - f.at.seconds) / 86_400 / spec.halfLifeDays)
-            let (x, y) = f.rating == .enjoyed ? (w, 0.0) : f.rating == .disliked ? (0.0, w) : (w / 2, w / 2)
-            if b.category == a.category { cs += x; cf += y }
-            if b.id == a.id { s1 += x; f1 += y }
+    /// The predicted enjoyment of a pet without ratings: the logistic of the prior's
+    /// coefficients times the features of docs/recommender.md ("Enjoyment"), computed here
+    /// from that table, not from the module's feature code.
+    func priorEnjoyment(_ a: SpecActivity, mode: ActivityMode, at t: Int64, log: [LogEntry], rules o: RuleOracle) -> Double {
+        let b = s.breed ?? Fixture.breeds.mixed
+        func trait(_ x: Breed.Trait) -> Double { s.species == .dog && !b.isMixed ? (Double(b[x]) - 3) / 2 : 0 }
+        let i = (Double(a.intensity) - 3) / 2
+        let len = min(2, max(-1, (Double(a.minutes) - 30) / 30))
+        let out = mode == .outdoor ? 1.0 : 0
+        let w = o.sky(at: t) ?? s.sky
+        let temp = w.temperatureC.rounded()
+        let cold = max(0, 10 - temp) / 10, heat = max(0, temp - 22) / 10
+        let hour = o.minuteOfDay(t) / 60
+        let weekday = Instant(seconds: t, utcOffsetSeconds: s.offset(at: t)).localDate.weekday
+        let window: Int64 = 36 * 3600
+        let done = log.filter { $0.start.seconds <= s.now && t - $0.start.seconds <= window }
+        let repeated = done.contains { $0.type == .activity(a.id) }
+        let sameCategory = done.contains { e in
+            if case .activity(let id) = e.type, id != a.id, Fixture.spec.byID[id]?.category == a.category { return true }
+            return false
         }
-        let m = (1 + cs) / (2 + cs + cf)
-        let k = spec.priorStrength
-        let alpha = k * m + s1, beta = k * (1 - m) + f1
-        return alpha / (alpha + beta)
+        let c = a.category
+        let x: [String: Double] = [
+            "category_physical": c == "physical" ? 1 : 0, "category_mental": c == "mental" ? 1 : 0, "category_social": c == "social" ? 1 : 0,
+            "category_training": c == "training" ? 1 : 0, "category_care": c == "care" ? 1 : 0, "category_rest": c == "rest" ? 1 : 0,
+            "energy_x_intensity": trait(.energy) * i, "mental_need_x_mental": c == "mental" ? trait(.mentalStimulation) : 0,
+            "playfulness_x_social": c == "social" ? trait(.playfulness) : 0, "trainability_x_training": c == "training" ? trait(.trainability) : 0,
+            "puppy_x_intensity": stage == "puppy" ? i : 0, "senior_x_intensity": stage == "senior" ? i : 0,
+            "senior_x_length": stage == "senior" ? len : 0, "overweight_x_intensity": weightStatus == "over" ? i : 0,
+            "condition_x_intensity": s.conditions.isEmpty ? 0 : i, "not_dog_x_intensity": s.species == .dog ? 0 : i,
+            "length": len, "outdoor": out, "outdoor_x_wet": w.effectivePrecipitation > spec.rules["dry_mm_h"]! ? out : 0,
+            "outdoor_x_cold": out * cold, "outdoor_x_heat": out * heat, "intensity_x_heat": i * heat,
+            "outdoor_x_not_day": o.isDay(t) ? 0 : out, "evening_x_intensity": hour >= 19 || hour < 7 ? i : 0,
+            "morning_x_physical": hour >= 5 && hour < 10 && c == "physical" ? 1 : 0, "weekend_x_length": weekday >= 6 ? len : 0,
+            "away_x_social": o.away && c == "social" ? 1 : 0, "away_x_rest": o.away && c == "rest" ? 1 : 0,
+            "repeat_activity": repeated ? 1 : 0, "repeat_category": sameCategory ? 1 : 0,
+            "intensity_gap": abs(Double(a.intensity) - target) / 4,
+        ]
+        precondition(Set(x.keys) == Set(spec.prior.keys), "the oracle's features are the prior file's")
+        let z = x.reduce(0.0) { $0 + spec.prior[$1.key]! * $1.value }
+        return 1 / (1 + exp(-z))
+    }
+
+    /// The enjoyment term's weight for `feedback` ("Evidence"): the file's weight ×
+    /// `(1 + (factor − 1)·n / (n + half))`, `n` the ratings' decayed weight.
+    func enjoymentWeight(_ feedback: [Feedback], base: Double) -> Double {
+        var n = 0.0
+        for f in feedback where spec.byID[f.activity] != nil && f.at.seconds <= s.now {
+            n += pow(0.5, Double(s.now - f.at.seconds) / 86_400 / spec.halfLifeDays)
+        }
+        return base * (1 + (spec.evidenceMaxFactor - 1) * n / (n + spec.evidenceHalf))
     }
 
     /// The context term of docs/recommender.md ("Score"), or `nil` when `t` sits on a

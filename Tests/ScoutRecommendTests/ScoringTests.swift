@@ -32,12 +32,13 @@ import Testing
         var checked = 0, twoCategories = 0
         for i in 0..<400 {
             let c = SafetySweepTests.make(seed: 7_000_000 + i)
-            let all = Fixture.recommender.recommendActivities(c.situation.request(count: 1_000, mode: c.mode, seed: c.seed, log: c.log, feedback: c.feedback))
+            // The pick of best mode (explore draws its offers: ExplorationTests).
+            let all = Fixture.recommender.recommendActivities(c.situation.request(count: 1_000, mode: .best, seed: c.seed, log: c.log, feedback: c.feedback))
             guard !all.recommendations.isEmpty else { continue }
             checked += 1
             let categories = Set(all.recommendations.map(\.activity.category))
             for k in 1...4 {
-                let ans = Fixture.recommender.recommendActivities(c.situation.request(count: k, mode: c.mode, seed: c.seed, log: c.log, feedback: c.feedback))
+                let ans = Fixture.recommender.recommendActivities(c.situation.request(count: k, mode: .best, seed: c.seed, log: c.log, feedback: c.feedback))
                 log.check(ans.ids == Self.expectedPick(all.recommendations, count: k),
                           "seed \(7_000_000 + i) count \(k): \(ans.ids) vs \(Self.expectedPick(all.recommendations, count: k))")
                 let picked = ans.recommendations.map(\.activity.category)
@@ -60,8 +61,10 @@ import Testing
                 seen += 1
                 let terms = r.breakdown.terms
                 log.check(terms.map(\.name) == Self.names, "\(terms.map(\.name))")
+                let enjoymentWeight = NeedsOracle(c.situation).enjoymentWeight(c.feedback, base: Fixture.spec.termWeights["enjoyment"]!)
                 for t in terms {
-                    log.check(t.weight == Fixture.spec.termWeights[t.name], "\(t.name) weight \(t.weight)")
+                    let expected = t.name == "enjoyment" ? enjoymentWeight : Fixture.spec.termWeights[t.name]!
+                    log.check(abs(t.weight - expected) < 1e-12, "\(t.name) weight \(t.weight) vs \(expected)")
                     log.check((0...1).contains(t.value), "seed \(8_000_000 + i) \(r.activity.id): \(t.name) = \(t.value)")
                     log.check(t.contribution == t.value * t.weight, "\(t.name) contribution")
                 }
@@ -71,7 +74,7 @@ import Testing
         #expect(log.isEmpty, "\(log.summary)")
         #expect(seen > 200)
         // Best first within what was offered: scores do not rise after the first.
-        let ans = Situation.at(.dublin, 2026, 6, 15, 12, sky: Sky(temperatureC: 15)).answer(count: 4)
+        let ans = Situation.at(.dublin, 2026, 6, 15, 12, sky: Sky(temperatureC: 15)).answer(count: 4, mode: .best)
         #expect(ans.recommendations.dropFirst().allSatisfy { $0.breakdown.score <= ans.recommendations[0].breakdown.score })
     }
 
@@ -118,7 +121,14 @@ import Testing
                 let tag = "seed \(9_000_000 + i) \(a.id) \(r.mode)"
                 log.check(abs(v[0] - gaps[cat]) < 1e-6, "\(tag): needs_gap \(v[0]) vs \(gaps[cat])")
                 log.check(abs(v[1] - n.fit(a)) < 1e-9, "\(tag): individual_fit \(v[1]) vs \(n.fit(a))")
-                log.check(abs(v[2] - n.enjoymentMean(a, feedback: c.feedback)) < 1e-9, "\(tag): enjoyment \(v[2]) vs \(n.enjoymentMean(a, feedback: c.feedback))")
+                if c.feedback.isEmpty {
+                    let e = n.priorEnjoyment(a, mode: r.mode, at: t, log: c.log, rules: rules)
+                    log.check(abs(v[2] - e) < 1e-9, "\(tag): enjoyment \(v[2]) vs \(e) (\(c.situation.summary))")
+                } else {
+                    log.check(v[2] > 0 && v[2] < 1, "\(tag): enjoyment \(v[2]) outside (0, 1)")
+                }
+                let weight = n.enjoymentWeight(c.feedback, base: Fixture.spec.termWeights["enjoyment"]!)
+                log.check(abs(r.breakdown.terms[2].weight - weight) < 1e-9, "\(tag): enjoyment weight \(r.breakdown.terms[2].weight) vs \(weight)")
                 log.check(abs(v[3] - n.novelty(a, log: c.log, at: t)) < 1e-9, "\(tag): novelty \(v[3]) vs \(n.novelty(a, log: c.log, at: t))")
                 if let ctx = n.context(a, mode: r.mode, at: t, rules: rules) {
                     log.check(abs(v[4] - ctx) < 1e-9, "\(tag): context \(v[4]) vs \(ctx) (\(c.situation.summary))")

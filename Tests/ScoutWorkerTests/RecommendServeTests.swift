@@ -27,7 +27,7 @@ import Testing
     }
 
     static let rex = #""pet":{"name":"Rex","species":"dog","breed":"Border Collie","birth_date":"2021-04-02","weight_kg":19}"#
-    static let afternoon = #"{"id":1,"op":"recommend_activities",\#(rex),"now":"2026-06-10T14:05:00+01:00","timezone":"Europe/Dublin","location":{"place":"Galway"},"weather":{"temperature_c":16,"precipitation_mm_h":0,"condition":"cloudy","wind_kmh":15},"feedback":[{"activity":"fetch","rating":"enjoyed","at":"2026-06-07T10:00:00Z"},{"activity":"fetch","rating":"enjoyed","at":"2026-06-08T10:00:00Z"},{"activity":"fetch","rating":"enjoyed","at":"2026-06-09T10:00:00Z"}],"mode":"best","count":3,"weights":{"individual_fit":0}}"#
+    static let afternoon = #"{"id":1,"op":"recommend_activities",\#(rex),"now":"2026-06-10T14:05:00+01:00","timezone":"Europe/Dublin","location":{"place":"Galway"},"weather":{"temperature_c":16,"precipitation_mm_h":0,"condition":"cloudy","wind_kmh":15},"feedback":[{"activity":"fetch","rating":"enjoyed","at":"2026-06-07T10:00:00Z"},{"activity":"fetch","rating":"enjoyed","at":"2026-06-08T10:00:00Z"},{"activity":"fetch","rating":"enjoyed","at":"2026-06-09T10:00:00Z"},{"activity":"flirt_pole","rating":"disliked","at":"2026-06-08T10:00:00Z"},{"activity":"flirt_pole","rating":"disliked","at":"2026-06-09T10:00:00Z"}],"mode":"best","count":3,"weights":{"individual_fit":0}}"#
 
     @Test func recommendationsCarryScoresTermsReasonsAndVersions() throws {
         let lines = try Self.serve([Self.afternoon, Self.afternoon])
@@ -49,10 +49,13 @@ import Testing
             previous = score
             #expect((rec["reasons"]?.array?.count ?? 0) >= 2)
         }
-        // Three enjoyed fetches, and intensity fit switched off by the request's weights: fetch
-        // leads the physical activities (the Border Collie's biggest need) and says why.
-        #expect(recs[0]["activity"]?.string == "fetch")
-        #expect(recs[0]["reasons"]?.array?.contains { $0.string?.contains("loved fetch the last 3 times") == true } == true)
+        // Three enjoyed fetches, two disliked flirt poles (the prior's favourite for a Border
+        // Collie), and intensity fit switched off by the request's weights: fetch leads the
+        // physical activities and says why.
+        let fetch = try #require(recs.first { $0["category"]?.string == "physical" })
+        #expect(fetch["activity"]?.string == "fetch")
+        #expect(fetch["reasons"]?.array?.contains { $0.string?.contains("loved fetch the last 3 times") == true } == true)
+        #expect(r["prior_version"]?.string == Self.recommender.prior.version)
         #expect(r["next_window"] == .null)
         #expect((r["excluded"]?.array ?? []).allSatisfy { ($0["reasons"]?.array?.isEmpty == false) })
         // Same request, same bytes (best mode; explore is covered below).
@@ -64,8 +67,15 @@ import Testing
         let night = #"{"id":3,"op":"recommend_activities",\#(Self.rex),"now":"2026-06-10T03:10:00+01:00","timezone":"Europe/Dublin","location":{"lat":53.27,"lon":-9.05},"weather":{"temperature_c":12},"busy":[{"start":"2026-06-10T07:00:00+01:00","end":"2026-06-10T09:30:00+01:00"}]}"#
         let lines = try Self.serve((1...8).map { explore.replacingOccurrences(of: "SEED", with: String($0 % 4)) } + [night])
         for i in 0..<4 { #expect(lines[i] == lines[i + 4], "seed \(i) twice") }
-        let picks = Set((0..<4).map { lines[$0]["result"]?["recommendations"]?.array?.compactMap { $0["activity"]?.string } ?? [] })
-        #expect(picks.count >= 2, "different seeds explore different activities")
+        // Each offer says how likely it was; seeds draw by those chances (ExplorationTests
+        // checks them against thousands of seeds).
+        for i in 0..<4 {
+            for rec in lines[i]["result"]?["recommendations"]?.array ?? [] {
+                let p = try #require(rec["propensity"]?.double)
+                #expect(p > 0 && p <= 1)
+                #expect(rec["id"]?.string?.hasPrefix((rec["activity"]?.string ?? "?") + ".") == true)
+            }
+        }
         let n = try #require(lines[8]["result"])
         #expect(n["recommendations"]?.array?.isEmpty == true)
         // Waking hours start at 07:00 but the calendar is busy until 09:30 local.

@@ -1,0 +1,175 @@
+import Foundation
+import ScoutCore
+@testable import ScoutRecommend
+import ScoutRecommendJSON
+import ScoutTestSupport
+import ScoutTime
+import Testing
+
+/// Exploration's propensities, offer ids, the prior file, the prior fit and the offline
+/// estimators (docs/recommender.md, "Exploration", "Offer ids", "Decision logs").
+@Suite struct ExplorationTests {
+    static let s = Situation.at(.dublin, 2026, 6, 15, 12, breed: "Border Collie", sky: Sky(temperatureC: 15, windKmh: 5))
+
+    static func ago(_ days: Double) -> Instant { Instant(seconds: s.now - Int64(days * 86_400)) }
+
+    /// Reported propensities against how often each activity is offered over many seeds.
+    @Test(arguments: [1, 2, 3])
+    func propensitiesMatchAMonteCarloEstimate(count: Int) {
+        var s = Self.s
+        s.sky = Sky(temperatureC: 9, precipitationMmH: 1, condition: .rain, windKmh: 10)
+        let feedback = [Feedback(activity: "fetch", rating: .enjoyed, at: Self.ago(2)), Feedback(activity: "puzzle_feeder", rating: .disliked, at: Self.ago(1))]
+        let request = s.request(count: count, mode: .explore, seed: 0, feedback: feedback)
+        let exact = Fixture.recommender.offerProbabilities(request)
+        let seeds = 4_000
+        var seen = [Int](repeating: 0, count: exact.count)
+        var reported = [Double?](repeating: nil, count: exact.count)
+        for seed in 0..<seeds {
+            var r = request
+            r.seed = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
+            let answer = Fixture.recommender.recommendActivities(r)
+            #expect(answer.recommendations.count == count)
+            for rec in answer.recommendations {
+                let i = Fixture.recommender.catalog.index(of: rec.activity.id)!
+                seen[i] += 1
+                if let p = reported[i] { #expect(p == rec.propensity) } else { reported[i] = rec.propensity }
+                #expect(abs(rec.propensity - exact[i].probability) < 1e-12, "the answer's propensity is the policy's")
+            }
+        }
+        var largest = 0.0
+        for i in exact.indices {
+            largest = max(largest, abs(Double(seen[i]) / Double(seeds) - exact[i].probability))
+        }
+        #expect(largest < 0.02, "largest gap to the Monte Carlo estimate: \(largest)")
+        // Inclusion probabilities sum to the number of offers.
+        #expect(abs(exact.reduce(0) { $0 + $1.probability } - Double(count)) < 1e-9)
+        print(String(format: "exploration: %d offers, largest gap between propensity and %d-seed frequency %.4f", count, seeds, largest))
+    }
+
+    @Test func explorationOffersOnlyEligibleActivities() {
+        let answer = Fixture.recommender.recommendActivities(Self.s.request(count: 2, mode: .explore, seed: 3))
+        let excluded = Set(answer.excluded.map(\.activity.id))
+        let policy = Fixture.recommender.offerProbabilities(Self.s.request(count: 2, mode: .explore, seed: 3))
+        for (i, p) in policy.enumerated() where excluded.contains(Fixture.recommender.catalog.activities[i].id) {
+            #expect(p.probability == 0 && p.enjoyment == nil)
+        }
+        #expect(policy.contains { $0.probability > 0 && $0.probability < 1 })
+    }
+
+    @Test func offerIDsCarryTheirMoment() throws {
+        let catalog = Fixture.recommender.catalog
+        let answer = Fixture.recommender.recommendActivities(Self.s.request(count: 2, mode: .explore, seed: 5))
+        for rec in answer.recommendations {
+            let text = rec.id.description
+            #expect(text.hasPrefix(rec.activity.id + "."))
+            let back = try OfferID.parse(text, catalog: catalog, path: "feedback[0].recommendation")
+            #expect(back == rec.id)
+            #expect(back.moment.hour == 12 && back.moment.daylight == .day && back.moment.wet == false)
+        }
+        // Every moment survives the round trip.
+        var rng = SplitMix64(seed: 77)
+        for _ in 0..<2_000 {
+            let m = Moment(mode: rng.chance(0.5) ? .indoor : .outdoor, wet: rng.chance(0.5), temperatureC: rng.int(-40...60),
+                           daylight: rng.pick([.day, .twilight, .dark]), hour: rng.int(0...23), weekday: rng.int(1...7),
+                           away: rng.chance(0.5), repeatedActivity: rng.chance(0.5), repeatedCategory: rng.chance(0.5))
+            let id = OfferID(activity: rng.pick(catalog.activities).id, moment: m)
+            #expect(try OfferID.parse(id.description, catalog: catalog, path: "x") == id)
+        }
+        // A changed digit, an unknown activity, a malformed id: not_found, with a suggestion for the activity.
+        let good = answer.recommendations[0].id.description
+        var digits = Array(good)
+        digits[digits.count - 1] = digits.last == "0" ? "1" : "0"
+        for (text, words) in [(String(digits), "unchanged"), ("fetchh.0206376bd0b2", "did you mean \"fetch\""), ("fetch", "ids look like")] {
+            #expect {
+                _ = try OfferID.parse(text, catalog: catalog, path: "feedback[0].recommendation")
+            } throws: { e in
+                guard let e = e as? ScoutError else { return false }
+                return e.code == .notFound && e.path == "feedback[0].recommendation" && e.message.contains(words)
+            }
+        }
+    }
+
+    @Test func thePriorFileIsChecked() throws {
+        let text = try String(contentsOfFile: Repository.data + "/enjoyment_prior.json", encoding: .utf8)
+        let prior = try EnjoymentPrior.parse(bytes: Array(text.utf8), source: "data/enjoyment_prior.json")
+        #expect(prior.coefficients.count == EnjoymentFeature.allCases.count)
+        #expect(prior.version == Fixture.recommender.prior.version)
+        // What the fit writes reads back the same.
+        let again = try EnjoymentPrior.parse(bytes: Array(prior.fileText(about: "test").utf8), source: "x")
+        #expect(again == prior)
+        let cases: [(String, String, String)] = [
+            ("\"format\": \"scout-enjoyment-prior/1\"", "\"format\": \"scout-enjoyment-prior/2\"", "p.json: format"),
+            ("\"outdoor_x_wet\": -0.8,", "", "p.json: features.outdoor_x_wet"),
+            ("\"outdoor_x_wet\": -0.8,", "\"outdoor_x_wett\": -0.8,", "p.json: features.outdoor_x_wett"),
+            ("\"outdoor_x_wet\": -0.8,", "\"outdoor_x_wet\": 80,", "p.json: features.outdoor_x_wet"),
+            ("\"category_sd\": 0.8", "\"category_sd\": 0", "p.json: pet_effects.category_sd"),
+        ]
+        for (from, to, path) in cases {
+            #expect(text.contains(from), "\(from)")
+            #expect {
+                _ = try EnjoymentPrior.parse(bytes: Array(text.replacingOccurrences(of: from, with: to).utf8), source: "p.json")
+            } throws: { e in (e as? ScoutError).map { $0.code == .parseError && $0.path == path } ?? false }
+        }
+    }
+
+    /// The fit recovers a population's coefficients from ratings drawn from them (with each
+    /// pet's own category and activity tastes on top).
+    @Test func theFitRecoversAPopulationsCoefficients() {
+        var rng = SplitMix64(seed: 2_026)
+        var draws = SeededRandom(seed: 2_026)
+        let k = EnjoymentFeature.allCases.count
+        let truth = (0..<k).map { _ in rng.uniform(-1, 1) }
+        let activities = Fixture.recommender.catalog.activities(for: .dog)
+        var examples: [RatedExample] = []
+        for pet in 0..<150 {
+            let categoryTaste = (0..<6).map { _ in draws.normal() * 0.5 }
+            var activityTaste: [String: Double] = [:]
+            for _ in 0..<40 {
+                let a = rng.pick(activities)
+                var x = [Double](repeating: 0, count: k)
+                x[a.category.ordinal] = 1
+                for j in 6..<k where rng.chance(0.3) { x[j] = rng.uniform(-1, 1) }
+                let own = activityTaste[a.id] ?? draws.normal() * 0.4
+                activityTaste[a.id] = own
+                var z: Double = categoryTaste[a.category.ordinal] + own
+                for j in 0..<k { z += truth[j] * x[j] }
+                let p: Double = 1 / (1 + exp(-z))
+                let y: Double = rng.chance(p) ? 1 : 0
+                examples.append(RatedExample(features: x, rating: y, pet: "pet\(pet)", category: a.category.ordinal, activity: a.id))
+            }
+        }
+        let zero = EnjoymentPrior(version: "zero", coefficients: [Double](repeating: 0, count: k), categorySD: 0.5, activitySD: 0.4)
+        let fit = PriorFit.fit(examples, start: zero, version: "fitted", ridge: 1)
+        let errors = zip(fit.prior.coefficients, truth).map { abs($0 - $1) }
+        let mean = errors.reduce(0, +) / Double(k)
+        print(String(format: "prior fit: %d examples, mean |error| %.3f, largest %.3f, log loss %.4f from %.4f", examples.count, mean,
+                     errors.max()!, fit.logLoss, fit.startLogLoss))
+        #expect(mean < 0.12, "\(errors)")
+        #expect(errors.max()! < 0.35, "\(errors)")
+        #expect(fit.logLoss < fit.startLogLoss)
+        // Deterministic.
+        #expect(PriorFit.fit(examples, start: zero, version: "fitted", ridge: 1).prior == fit.prior)
+    }
+
+    @Test func theLoggingPolicyEstimatesItsOwnValue() {
+        // A candidate equal to the logging policy: every weight is 1, and IPS = SNIPS = the logged mean.
+        var rng = SplitMix64(seed: 5)
+        var decisions: [LoggedDecision] = []
+        for day in 0..<60 {
+            var s = Self.s
+            s.now += Int64(day) * 86_400
+            let request = s.request(count: 1, mode: .explore, seed: UInt64(day))
+            let offer = Fixture.recommender.recommendActivities(request).recommendations[0]
+            decisions.append(LoggedDecision(request: request, offers: [LoggedOffer(id: offer.id, propensity: offer.propensity)],
+                                            ratings: [offer.activity.id: rng.pick(Enjoyment.allCases)], line: day + 1))
+        }
+        let v = OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { $0 }
+        #expect(v.decisions == 60 && v.unrated == 0)
+        #expect(abs(v.ips.value - v.logged.value) < 1e-9 && abs(v.snips.value - v.logged.value) < 1e-9)
+        #expect(abs(v.effectiveSampleSize - 60) < 1e-6)
+        #expect(v.snips.low <= v.snips.value && v.snips.value <= v.snips.high)
+        // A deterministic candidate puts weight only where it would offer the same.
+        let best = OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { r in var r = r; r.mode = .best; return r }
+        #expect(best.effectiveSampleSize < 60)
+    }
+}
