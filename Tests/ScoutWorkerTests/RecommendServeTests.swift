@@ -17,6 +17,10 @@ import Testing
         let v = try! JSONReader.parse(Array(FileManager.default.contents(atPath: Repository.data + "/weights.json")!))
         return v["version"]!.string!
     }()
+    static let priorVersion: String = {
+        let v = try! JSONReader.parse(Array(FileManager.default.contents(atPath: Repository.data + "/enjoyment_prior.json")!))
+        return v["version"]!.string!
+    }()
 
     static func serve(_ requests: [String], data: Bool = true) throws -> [JSONValue] {
         let args = data ? ["--data", Repository.data, "--load", CatalogServeTests.dogs.path, "--load", Repository.data + "/sample/gyms.jsonl"] : []
@@ -55,7 +59,7 @@ import Testing
         let fetch = try #require(recs.first { $0["category"]?.string == "physical" })
         #expect(fetch["activity"]?.string == "fetch")
         #expect(fetch["reasons"]?.array?.contains { $0.string?.contains("loved fetch the last 3 times") == true } == true)
-        #expect(r["prior_version"]?.string == Self.recommender.prior.version)
+        #expect(r["prior_version"]?.string == Self.priorVersion)
         #expect(r["next_window"] == .null)
         #expect((r["excluded"]?.array ?? []).allSatisfy { ($0["reasons"]?.array?.isEmpty == false) })
         // Same request, same bytes (best mode; explore is covered below).
