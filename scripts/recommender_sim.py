@@ -258,6 +258,7 @@ def main(argv=None):
     ap.add_argument("--data", default=str(ROOT / "data"))
     ap.add_argument("--dogs", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--days", type=int, default=110, help="days of the one-offer run (over 60: the with-history phase is days 61 on)")
     ap.add_argument("--prior", help="a prior file for scout serve --prior")
     ap.add_argument("--csv", help="write per-day mean regret per phase and arm here")
     ap.add_argument("--check", action="store_true", help="fail unless the issue's targets hold")
@@ -273,32 +274,38 @@ def main(argv=None):
         return evaluate(args, data)
     failures = []
     rows = []
-    regret, variety, _ = simulate(args.scout, data, args.dogs, 110, args.seed, 1, args.prior)
-    cold, late, hist = summary(regret, 0, 50), summary(regret, 25, 50), summary(regret, 60, 110)
+    days = max(50, args.days)
+    regret, variety, _ = simulate(args.scout, data, args.dogs, days, args.seed, 1, args.prior)
+    cold, late = summary(regret, 0, 50), summary(regret, 25, 50)
+    hist = summary(regret, 60, days) if days > 60 else None
     pair_regret, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 1, 2, args.prior)
     pair = summary(pair_regret, 0, 50)
     print(f"recommender_sim: {args.dogs} dogs, seed {args.seed}, prior {args.prior or 'shipped'}")
     print(f"{'phase':<28} {'explore':>8} {'rules':>8} {'random':>8} {'/random':>8} {'/rules':>8}")
-    for name, s in [("new dog, days 1-50", cold), ("new dog, days 26-50", late), ("60 days of history, 61-110", hist),
+    for name, s in [("new dog, days 1-50", cold), ("new dog, days 26-50", late), (f"60 days of history, 61-{days}", hist),
                     ("this or that, days 1-50", pair)]:
+        if s is None:
+            continue
         print(f"{name:<28} {s['explore']:8.4f} {s['rules']:8.4f} {s['random']:8.4f} {s['explore'] / s['random']:8.3f} "
               f"{s['explore'] / s['rules']:8.3f}")
-    print("categories done per week (of 6), days 1-105: " + ", ".join(f"{a} {v:.2f}" for a, v in variety.items()))
+    print(f"categories done per week (of 6), days 1-{days // 7 * 7}: " + ", ".join(f"{a} {v:.2f}" for a, v in variety.items()))
     targets = [("new dog days 1-50 / random", cold["explore"] / cold["random"], 0.50),
                ("new dog days 1-50 / rules", cold["explore"] / cold["rules"], 0.65),
                ("new dog days 26-50 / random", late["explore"] / late["random"], 0.40),
-               ("history / random", hist["explore"] / hist["random"], 0.40),
+               ("history / random", hist["explore"] / hist["random"] if hist else None, 0.40),
                ("this or that / random", pair["explore"] / pair["random"], 0.50)]
     # The issue's targets, reported; --check fails on the looser guards beside them (the
     # test's 40 dogs are noisier than the full run's 200) and whenever explore does not beat
     # both baselines.
     guards = [0.55, 0.70, 0.50, 0.45, 0.60]
     for (name, value, bound), guard in zip(targets, guards):
+        if value is None:
+            continue
         print(f"target {name}: {value:.3f} (at most {bound}) {'ok' if value <= bound else 'MISSED'}")
         if value > guard:
             failures.append(f"{name} {value:.3f} above the guard {guard}")
     for name, s in [("new dog", cold), ("history", hist), ("this or that", pair)]:
-        if not s["explore"] < min(s["rules"], s["random"]):
+        if s is not None and not s["explore"] < min(s["rules"], s["random"]):
             failures.append(f"{name}: explore does not beat rules only and random")
     if args.csv:
         with open(args.csv, "w", newline="") as f:
@@ -353,7 +360,8 @@ def refit(args, data: Path):
             with open(fitted) as src, open(args.fitted_output, "w") as dst:
                 dst.write(src.read())
         results = {}
-        for name, prior in [("start", start), ("refitted", fitted), ("shipped", None)]:
+        # The shipped prior beside them in the full run only (the test skips it for time).
+        for name, prior in [("start", start), ("refitted", fitted)] + ([] if args.check else [("shipped", None)]):
             r, _, _ = simulate(args.scout, data, args.dogs, 50, args.seed + 20, 1, prior, arms=("explore", "random"))
             results[name] = summary(r, 0, 50)
         line = ", ".join(f"{n} prior {s['explore']:.4f} ({s['explore'] / s['random']:.3f} of random)" for n, s in results.items())
@@ -363,18 +371,22 @@ def refit(args, data: Path):
 
 
 def evaluate(args, data: Path):
-    """Logs explore decisions (one offer a day), estimates two deterministic candidates
+    """Logs explore decisions (one offer a day for 20 days), estimates deterministic candidates
     offline with scout evaluate, and compares SNIPS with their true value on the same requests."""
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "decisions.jsonl")
-        _, _, logged = simulate(args.scout, data, args.dogs, 12, args.seed + 30, 1, args.prior, log_path=log, arms=("explore",))
+        _, _, logged = simulate(args.scout, data, args.dogs, 20, args.seed + 30, 1, args.prior, log_path=log, arms=("explore",))
         rated = [e for e in logged if e["line"]["ratings"]]
-        candidates = [("best", ["--mode", "best"], {"mode": "best"}),
-                      ("rules only", ["--mode", "best", "--set", "enjoyment=0"], {"mode": "best", "weights": {"enjoyment": 0}})]
+        # Two candidates the log can judge (they mostly offer what explore offered now and
+        # then), checked; and rules only, which offers what explore almost never does: its
+        # effective sample size says the log cannot judge it, and it is not checked.
+        candidates = [("best", ["--mode", "best"], {"mode": "best"}, True),
+                      ("best, novelty 0.3", ["--mode", "best", "--set", "novelty=0.3"], {"mode": "best", "weights": {"novelty": 0.3}}, True),
+                      ("rules only", ["--mode", "best", "--set", "enjoyment=0"], {"mode": "best", "weights": {"enjoyment": 0}}, False)]
         failures = []
         with Serve(args.scout, ["--data", str(data)] + (["--prior", args.prior] if args.prior else [])) as s:
             s.wait_ready()
-            for name, flags, change in candidates:
+            for name, flags, change, checked in candidates:
                 reqs = [dict(e["line"]["request"], op="recommend_activities", **change) for e in rated]
                 answers, _ = s.stream(reqs)
                 truth = mean([expected_rating(e["chance"][json.loads(l)["result"]["recommendations"][0]["activity"]])
@@ -386,7 +398,7 @@ def evaluate(args, data: Path):
                 print(f"evaluate {name}: true {truth:.4f}, SNIPS {est['snips']['value']:.4f} [{est['snips']['low']:.4f}, {est['snips']['high']:.4f}] "
                       f"({100 * error:.1f}% off), IPS {est['ips']['value']:.4f}, DR {est['dr']['value']:.4f}, logged {est['logged']['value']:.4f}, "
                       f"ESS {est['effective_sample_size']:.0f} of {est['decisions']} decisions")
-                if error > 0.10:
+                if checked and error > 0.10:
                     failures.append(name)
         if args.check and failures:
             raise SystemExit("recommender_sim: SNIPS more than 10% off for " + ", ".join(failures))

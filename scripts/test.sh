@@ -35,12 +35,12 @@ if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout
 fi
 grep "^spark_test" .build/spark-test.log
 step "Spark test"
-# The recommender's learning simulation through scout serve at 40 dogs (the full run: 200 dogs,
-# figures in docs/recommender.md): explore against rules only and random; a prior refitted on
+# The recommender's learning simulation through scout serve at 40 dogs and 50 days (the full run:
+# 200 dogs, 110 days, figures in docs/recommender.md): explore against rules only and random; a prior refitted on
 # Spark (local mode) from a zero prior, equal to scout fit-prior's and lowering regret; SNIPS
 # of two other policies from a few hundred logged decisions against their true value.
 sim="python3 scripts/recommender_sim.py --scout $(swift build --show-bin-path)/scout --dogs 40 --check"
-$sim > .build/learning.log 2>&1 && $sim --refit --spark >> .build/learning.log 2>&1 && $sim --evaluate >> .build/learning.log 2>&1 \
+$sim --days 50 > .build/learning.log 2>&1 && $sim --refit --spark >> .build/learning.log 2>&1 && $sim --evaluate >> .build/learning.log 2>&1 \
   || { tail -n 30 .build/learning.log; echo "test.sh: the learning simulation failed" >&2; exit 1; }
 grep -E "^(new dog|60 days|this or that|refit|evaluate)" .build/learning.log
 step "learning"
