@@ -50,15 +50,20 @@ struct EnjoymentModel {
         var v = [Double](repeating: 0, count: catalog.activities.count)
         if !rated.isEmpty {
             let cPrecision = 1 / (prior.categorySD * prior.categorySD), aPrecision = 1 / (prior.activitySD * prior.activitySD)
-            let activities = Array(Set(rated.map(\.index))).sorted()
+            var seen = [Bool](repeating: false, count: catalog.activities.count)
+            var activities: [Int] = []
+            for r in rated where !seen[r.index] { seen[r.index] = true; activities.append(r.index) }
+            // Gradient and curvature, reused across sweeps (no allocation per sweep).
+            var g = [Double](repeating: 0, count: categories), h = g
+            var ga = [Double](repeating: 0, count: catalog.activities.count), ha = ga
             for _ in 0..<EnjoymentModel.sweeps {
-                var g = [Double](repeating: 0, count: categories), h = g
+                for c in 0..<categories { g[c] = 0; h[c] = 0 }
                 for r in rated {
                     let p = sigmoid(r.offset + u[r.category] + v[r.index])
                     g[r.category] += r.w * (r.y - p); h[r.category] += r.w * p * (1 - p)
                 }
                 for c in 0..<categories where catWeight[c] > 0 { u[c] += (g[c] - cPrecision * u[c]) / (h[c] + cPrecision) }
-                var ga = [Double](repeating: 0, count: catalog.activities.count), ha = ga
+                for i in activities { ga[i] = 0; ha[i] = 0 }
                 for r in rated {
                     let p = sigmoid(r.offset + u[r.category] + v[r.index])
                     ga[r.index] += r.w * (r.y - p); ha[r.index] += r.w * p * (1 - p)

@@ -78,16 +78,24 @@ struct Exploration {
 
     /// Each position's probability of being among `count` offers, exact: `p` for one offer;
     /// for more, a sum over the first draw (and, past two, over the second).
-    /// - Complexity: O(K²) for two offers, O(K³·count) for more.
+    /// - Complexity: O(K·C) for two offers of C categories (O(K²) with one category), O(K²·count·K) for more.
     func inclusion(count: Int) -> [Double] {
         let k = p.count, n = min(count, k)
         guard n > 0 else { return [Double](repeating: 0, count: k) }
         if n == k { return [Double](repeating: 1, count: k) }
         if n == 1 { return p }
         var out = [Double](repeating: 0, count: k)
+        // With several categories the second draw depends only on the first's category.
+        let several = categories.contains { $0 != categories[0] }
+        var byCategory: [Int: [Double]] = [:]
         for j in 0..<k where p[j] > 0 {
             out[j] += p[j]
-            let q = second(after: j)
+            let q: [Double]
+            if several {
+                if let known = byCategory[categories[j]] { q = known } else { q = second(after: j); byCategory[categories[j]] = q }
+            } else {
+                q = second(after: j)
+            }
             for i in 0..<k where q[i] > 0 {
                 if n == 2 {
                     out[i] += p[j] * q[i]

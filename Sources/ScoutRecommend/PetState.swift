@@ -25,6 +25,9 @@ struct PetState {
     /// the pet's evidence (``RecommenderWeights/enjoymentWeight(evidence:)``).
     let weightVector: (Double, Double, Double, Double, Double)
 
+    /// The local hour and weekday at `now` (most moments are asked at `now`).
+    let clockNow: (hour: Int, weekday: Int)
+
     /// How long an activity counts as just done for ``Moment/repeatedActivity``, seconds.
     static let repeatWindow: Int64 = 36 * 3600
 
@@ -54,6 +57,7 @@ struct PetState {
         enjoyment = EnjoymentModel(feedback: request.feedback, catalog: catalog, now: request.context.now, weights: weights, prior: prior,
                                    pet: PetFeatures(pet: request.pet, needs: needs))
         noveltyDays = weights.noveltyDays
+        clockNow = (context.minuteOfDay(now) / 60, Instant(seconds: now, utcOffsetSeconds: context.utcOffset(at: now)).localDate.weekday)
         fitBonus = (weights[FitParameter.seniorMentalBonus], weights[FitParameter.overweightLowImpactBonus],
                     weights[FitParameter.overweightIntensityCap])
         let k = weights.activityTerms
@@ -64,12 +68,13 @@ struct PetState {
     func moment(_ i: Int, mode: ActivityMode, at t: Int64, rules: inout RuleBook) -> Moment {
         let a = catalog.activities[i]
         let w = context.weather(at: t) ?? context.weather
-        let local = Instant(seconds: t, utcOffsetSeconds: context.utcOffset(at: t))
         let shift = t - context.now.seconds
+        let clock = shift == 0 ? clockNow
+            : (context.minuteOfDay(t) / 60, Instant(seconds: t, utcOffsetSeconds: context.utcOffset(at: t)).localDate.weekday)
         let repeated = lastDone[i].map { $0 + shift <= PetState.repeatWindow } ?? false
         let sameCategory = recent.contains { $0.index != i && $0.category == a.category && $0.age + shift <= PetState.repeatWindow }
         return Moment(mode: mode, wet: w.precipitationMmH > rules.limits.dryMmH, temperatureC: Int(w.temperatureC.rounded()),
-                      daylight: rules.daylight(t), hour: context.minuteOfDay(t) / 60, weekday: local.localDate.weekday,
+                      daylight: rules.daylight(t), hour: clock.0, weekday: clock.1,
                       away: rules.away, repeatedActivity: repeated, repeatedCategory: sameCategory)
     }
 
