@@ -35,12 +35,13 @@ if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout
 fi
 grep "^spark_test" .build/spark-test.log
 step "Spark test"
-# The recommender's learning simulation through scout serve at 40 dogs and 50 days (the full run:
+# The recommender's learning simulation through scout serve at 25 dogs and 50 days (40 for the offline estimates; the full run:
 # 200 dogs, 110 days, figures in docs/recommender.md): explore against rules only and random; a prior refitted on
 # Spark (local mode) from a zero prior, equal to scout fit-prior's and lowering regret; SNIPS
 # of two other policies from a few hundred logged decisions against their true value.
-sim="python3 scripts/recommender_sim.py --scout $(swift build --show-bin-path)/scout --dogs 40 --check"
-$sim --days 50 > .build/learning.log 2>&1 && $sim --refit --spark >> .build/learning.log 2>&1 && $sim --evaluate >> .build/learning.log 2>&1 \
+sim="python3 scripts/recommender_sim.py --scout $(swift build --show-bin-path)/scout --check"
+$sim --dogs 25 --days 50 > .build/learning.log 2>&1 && $sim --dogs 25 --refit --spark >> .build/learning.log 2>&1 \
+  && $sim --dogs 40 --evaluate >> .build/learning.log 2>&1 \
   || { tail -n 30 .build/learning.log; echo "test.sh: the learning simulation failed" >&2; exit 1; }
 grep -E "^(new dog|60 days|this or that|refit|evaluate)" .build/learning.log
 step "learning"

@@ -21,7 +21,7 @@ import Testing
         let feedback = [Feedback(activity: "fetch", rating: .enjoyed, at: Self.ago(2)), Feedback(activity: "puzzle_feeder", rating: .disliked, at: Self.ago(1))]
         let request = s.request(count: count, mode: .explore, seed: 0, feedback: feedback)
         let exact = Fixture.recommender.offerProbabilities(request)
-        let seeds = 2_000
+        let seeds = 1_500
         var seen = [Int](repeating: 0, count: exact.count)
         var reported = [Double?](repeating: nil, count: exact.count)
         for seed in 0..<seeds {
