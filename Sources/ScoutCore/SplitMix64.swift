@@ -1,5 +1,5 @@
 /// SplitMix64 (Steele, Lea & Flood 2014): a tiny, fast, well-mixed 64-bit generator. The one
-/// seeded generator of the project: the recommender's Thompson draws (`SeededRandom` wraps
+/// seeded generator of the project: the recommender's exploration draws (`SeededRandom` wraps
 /// it), the tests' scenarios and the benchmarks' inputs all draw from it, so the same state
 /// gives the same sequence everywhere.
 ///

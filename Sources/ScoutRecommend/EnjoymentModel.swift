@@ -86,7 +86,8 @@ struct EnjoymentModel {
     }
 }
 
-/// Beta and Gamma draws (Marsaglia and Tsang) over ``SplitMix64``, for seeded Thompson sampling.
+/// Seeded draws over ``SplitMix64`` for exploration (``Exploration``): uniforms in (0, 1),
+/// and normals for simulations.
 public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var bits: SplitMix64
 
@@ -102,25 +103,6 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
     /// Standard normal (Box–Muller).
     public mutating func normal() -> Double {
         sqrt(-2 * log(unit())) * cos(2 * Double.pi * unit())
-    }
-
-    /// Gamma(shape, 1).
-    public mutating func gamma(_ shape: Double) -> Double {
-        if shape < 1 { return gamma(shape + 1) * pow(unit(), 1 / shape) }
-        let d = shape - 1.0 / 3, c = 1 / sqrt(9 * d)
-        while true {
-            var x: Double, v: Double
-            repeat { x = normal(); v = 1 + c * x } while v <= 0
-            v = v * v * v
-            let u = unit()
-            if u < 1 - 0.0331 * x * x * x * x || log(u) < 0.5 * x * x + d * (1 - v + log(v)) { return d * v }
-        }
-    }
-
-    /// Beta(a, b).
-    public mutating func beta(_ a: Double, _ b: Double) -> Double {
-        let x = gamma(a), y = gamma(b)
-        return x + y > 0 ? x / (x + y) : 0.5
     }
 
     /// FNV-1a of a string's UTF-8 bytes: a stable per-activity stream selector.

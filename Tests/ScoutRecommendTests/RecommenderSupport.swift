@@ -603,14 +603,6 @@ extension ActivityRecommendations {
     func recommendation(_ id: String) -> ActivityRecommendation? { recommendations.first { $0.activity.id == id } }
 }
 
-extension SplitMix64 {
-    /// Beta(2, 2): the median of three uniforms.
-    mutating func beta22() -> Double {
-        var u = [unit(), unit(), unit()]
-        u.sort()
-        return u[1]
-    }
-}
 
 /// A day of a pet's birth `years` before `now`'s local date (in whole days).
 func birthDate(yearsBefore now: Instant, _ years: Double) -> LocalDate {
