@@ -421,37 +421,64 @@ public final class Engine: Sendable {
     }
 
     /// The general ordering: a sort key per match, the cursor, then the first `limit`.
+    ///
+    /// The keys sit in flat arrays and the sort moves `Int32` positions, so ordering costs no
+    /// reference counting; ids compare by their first eight bytes (``idPrefix(_:)``) and only
+    /// on a tie in full.
     private func ordered(_ refs: [EntryRef], _ snap: PointSet.Snapshot, _ placeless: PlacelessSet.Snapshot?, _ q: SearchQuery,
                          sort: SortOrder, reference: GeoPoint?, scores: TextMatches?) throws(ScoutError) -> SearchResult {
-        struct Keyed { let primary: Double, name: String, secondary: Double, distance: Double, id: String, ref: EntryRef }
         let origin = reference.map { ($0, WGS84.ecef($0)) }
         let names = sort == .name ? folded(kind: q.kind.name, snap, placeless) : nil
-        var keyed = refs.map { r -> Keyed in
+        let n = refs.count
+        var primary = [Double](repeating: 0, count: n), secondary = primary, distance = primary
+        var prefix = [UInt64](repeating: 0, count: n)
+        var ids: [String] = [], nameKeys: [String] = []
+        ids.reserveCapacity(n)
+        if names != nil { nameKeys.reserveCapacity(n) }
+        for (k, r) in refs.enumerated() {
             let e = snap.entry(r)
             let d = origin.map { DistanceBounds.millimetres(e.point, $0.0, ecefOfB: $0.1) } ?? 0
-            let primary: Double
             switch sort {
-            case .distance: primary = d
-            case .id: primary = 0
-            case .rating: primary = -(Rating.of(Engine.record(e)) ?? 0)
-            case .relevance: primary = -(scores?.scores[r.index]?.rank ?? 0)
-            case .newest: primary = -Double(Engine.record(e).time?.seconds ?? 0)
-            case .name: primary = 0
+            case .distance: primary[k] = d
+            case .id, .name: break
+            case .rating: primary[k] = -(Rating.of(Engine.record(e)) ?? 0)
+            case .relevance: primary[k] = -(scores?.scores[r.index]?.rank ?? 0)
+            case .newest: primary[k] = -Double(Engine.record(e).time?.seconds ?? 0)
             }
-            let name = names?.name(r.index) ?? ""
-            return Keyed(primary: primary, name: name, secondary: sort == .id || sort == .name || sort == .newest ? 0 : d, distance: d, id: e.id, ref: r)
+            if sort != .id && sort != .name && sort != .newest { secondary[k] = d }
+            distance[k] = d
+            prefix[k] = Engine.idPrefix(e.id)
+            ids.append(e.id)
+            if let names { nameKeys.append(names.name(r.index) ?? "") }
         }
-        func before(_ a: Keyed, _ b: Keyed) -> Bool {
-            if a.primary != b.primary { return a.primary < b.primary }
-            if a.name != b.name { return a.name.utf8.lexicographicallyPrecedes(b.name.utf8) }
-            if a.secondary != b.secondary { return a.secondary < b.secondary }
-            return a.id.utf8.lexicographicallyPrecedes(b.id.utf8)
+        // Constants from here on: the comparator captures them without exclusivity checks.
+        let first = primary, second = secondary, idKey = prefix, byName = nameKeys, idOf = ids, hasNames = names != nil
+        func before(_ a: Int32, _ b: Int32) -> Bool {
+            let a = Int(a), b = Int(b)
+            if first[a] != first[b] { return first[a] < first[b] }
+            if hasNames, byName[a] != byName[b] { return byName[a].utf8.lexicographicallyPrecedes(byName[b].utf8) }
+            if second[a] != second[b] { return second[a] < second[b] }
+            if idKey[a] != idKey[b] { return idKey[a] < idKey[b] }
+            return idOf[a].utf8.lexicographicallyPrecedes(idOf[b].utf8)
         }
-        let more = try Engine.page(&keyed, after: q.after, limit: q.limit, id: \.id, by: before)
-        let hits = keyed.map { k in
-            hit(snap, k.ref, kind: q.kind, distance: reference == nil ? nil : k.distance, scores)
+        var order = (0..<Int32(n)).map { $0 }
+        let more = try Engine.page(&order, after: q.after, limit: q.limit, id: { idOf[Int($0)] }, by: before)
+        let hits = order.map { k in
+            hit(snap, refs[Int(k)], kind: q.kind, distance: reference == nil ? nil : distance[Int(k)], scores)
         }
-        return SearchResult(total: refs.count, hits: hits, nextAfter: more ? keyed.last?.id : nil)
+        return SearchResult(total: n, hits: hits, nextAfter: more ? order.last.map { idOf[Int($0)] } : nil)
+    }
+
+    /// An id's first eight UTF-8 bytes, big-endian, zero-padded: ids whose prefixes differ
+    /// are in the same order as the prefixes; equal prefixes need the whole ids compared.
+    @inline(__always)
+    static func idPrefix(_ id: String) -> UInt64 {
+        var key: UInt64 = 0, shift: UInt64 = 56
+        for byte in id.utf8.prefix(8) {
+            key |= UInt64(byte) << shift
+            shift &-= 8
+        }
+        return key
     }
 
     /// The k nearest points of a kind, by geodesic distance then id; the filter and text

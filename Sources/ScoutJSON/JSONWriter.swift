@@ -131,6 +131,16 @@ public struct JSONWriter {
     }
 
     private mutating func escaped(_ s: String) {
+        // Most strings need no escape: quote, bytes and quote in one reservation.
+        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
+            for c in u where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
+            bytes.reserveCapacity(bytes.count + u.count + 2)
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: u)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if done == true { return }
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in

@@ -191,6 +191,34 @@ enum Sample {
         }
     }
 
+    /// Id order is the ids' UTF-8 bytes compared lexicographically, whatever the ids share:
+    /// prefixes of eight bytes and more, one id a prefix of another, multi-byte characters,
+    /// a NUL byte. Pages with `after` concatenate to the same order.
+    @Test func idOrderIsUTF8ByteOrderForNastyIds() throws {
+        var rng = SplitMix64(seed: 311)
+        let stems = ["p0000001", "p000000", "p00000012", "dog-0273", "dog-02738", "ä", "Ä", "z\u{0}a", "z", "zz", "日本-1", "🐕"]
+        var ids = Set<String>()
+        while ids.count < 400 {
+            var id = stems[Int(rng.next() % UInt64(stems.count))]
+            for _ in 0..<Int(rng.next() % 4) { id += stems[Int(rng.next() % UInt64(stems.count))] }
+            ids.insert(id)
+        }
+        let e = Engine(catalog: Sample.catalog)
+        try e.upsert(ids.map { PointRecord(id: $0, kind: "poi", point: GeoPoint(lat: Double(rng.next() % 1000) / 1000, lon: Double(rng.next() % 1000) / 1000)) })
+        let expected = ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let area = SearchArea.box(GeoBox(west: 0, south: 0, east: 1, north: 1))
+        let whole = try e.search(SearchQuery(kind: "poi", area: area, limit: 100_000, sort: .id))
+        #expect(whole.hits.map(\.id) == expected)
+        var paged: [String] = []
+        var after: String?
+        repeat {
+            let page = try e.search(SearchQuery(kind: "poi", area: area, limit: 37, sort: .id, after: after))
+            paged += page.hits.map(\.id)
+            after = page.nextAfter
+        } while after != nil
+        #expect(paged == expected)
+    }
+
     @Test func ratingOrderIsBayesianThenDistanceThenId() throws {
         let c = GeoPoint(lat: 53.3498, lon: -6.2603)
         let got = try Sample.engine.search(SearchQuery(kind: "dog", area: .radius(center: c, meters: 10_000), limit: 100_000, sort: .rating))
