@@ -56,11 +56,17 @@ public final class Engine: Sendable {
     /// Time-zone polygons for points given without a zone (`nil`: none loaded).
     public let timeZones: TimeZoneMap?
 
-    /// Creates an empty engine over reference data.
-    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate, timeZones: TimeZoneMap? = nil) {
+    /// What ``load(path:kind:maximumBytes:)`` may take: a file whose load would not fit is
+    /// refused before it is read or parsed.
+    public let memory: MemoryBudget
+
+    /// Creates an empty engine over reference data; `memory` bounds what loading files may take.
+    public init(catalog: Catalog = Catalog(), privacy: LocationPrivacy = .approximate, timeZones: TimeZoneMap? = nil,
+                memory: MemoryBudget = MemoryBudget()) {
         self.catalog = catalog
         self.privacy = privacy
         self.timeZones = timeZones
+        self.memory = memory
     }
 
     /// The store of a kind, created on first use when `create` is true.
@@ -262,12 +268,14 @@ public final class Engine: Sendable {
     /// Loads a file of records (JSON Lines, GeoJSON FeatureCollection of Points, or CSV
     /// `id,lat,lon[,kind]`); see ``RecordFile``. A bad record fails the whole load with
     /// its line and field, and the engine stays as it was. A file larger than `maximumBytes`
-    /// is refused before it is read.
+    /// is refused before it is read, and one whose load would not fit in ``memory``
+    /// (`limit_exceeded`, saying how much it would need and how much is left) before it is
+    /// read or parsed.
     @discardableResult
     public func load(path: String, kind typed: RecordKind? = nil, maximumBytes: Int = RecordFile.maximumFileBytes) throws(ScoutError) -> Int {
         let kind = typed?.name
         if let kind { try PointRecord.validateKind(kind, path: "kind") }
-        let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes)
+        let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes, memory: memory)
         try upsert(records)
         for k in Set(records.filter { $0.point != nil }.map(\.kind.name)) {
             pointSet(kind: k)?.pack()
@@ -312,9 +320,9 @@ public final class Engine: Sendable {
     ///   wrong and where (truncated, corrupt section, foreign file, newer format, privacy).
     /// - Complexity: O(n log n) comparisons and O(n) copies; no sorting.
     public convenience init(snapshot path: String, privacy: LocationPrivacy = .approximate,
-                            timeZones: TimeZoneMap? = nil) throws(ScoutError) {
+                            timeZones: TimeZoneMap? = nil, memory: MemoryBudget = MemoryBudget()) throws(ScoutError) {
         let contents = try SnapshotFile.read(path: path, privacy: privacy)
-        self.init(catalog: contents.catalog, privacy: privacy, timeZones: timeZones)
+        self.init(catalog: contents.catalog, privacy: privacy, timeZones: timeZones, memory: memory)
         let restored = contents.sets.mapValues(KindStore.init(points:))
         for (kind, set) in contents.placeless { restored[kind]?.state.withLock { $0.placeless = set } }
         stores.withLock { $0 = restored }

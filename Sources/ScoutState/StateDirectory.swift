@@ -31,14 +31,18 @@ public enum StateDirectory {
         public var privacy: LocationPrivacy
         /// Time-zone polygons for the engine (snapshots do not carry them).
         public var timeZones: TimeZoneMap?
+        /// What the recovered engine's loads may take (``Engine/memory``).
+        public var memory: MemoryBudget
         /// Where warnings and progress go (swift-log; `scout serve` writes them to stderr).
         /// Silent by default.
         public var logger: Logger
 
         /// The defaults: flush once a second, compact past 64 MiB, dogs at their cells.
         public init(policy: FsyncPolicy = .everysec, compactAt: Int = 64 << 20, privacy: LocationPrivacy = .approximate,
-                    timeZones: TimeZoneMap? = nil, logger: Logger = Logger(label: "scout.state", factory: { _ in SwiftLogNoOpLogHandler() })) {
+                    timeZones: TimeZoneMap? = nil, memory: MemoryBudget = MemoryBudget(),
+                    logger: Logger = Logger(label: "scout.state", factory: { _ in SwiftLogNoOpLogHandler() })) {
             self.policy = policy
+            self.memory = memory
             self.compactAt = compactAt
             self.privacy = privacy
             self.timeZones = timeZones
@@ -103,7 +107,8 @@ public enum StateDirectory {
         }
         let base = files.snapshots.last!
         let engine: Engine
-        do { engine = try Engine(snapshot: snapshotPath(directory, base), privacy: options.privacy, timeZones: options.timeZones) } catch {
+        do { engine = try Engine(snapshot: snapshotPath(directory, base), privacy: options.privacy, timeZones: options.timeZones,
+                                          memory: options.memory) } catch {
             throw ScoutError(error.code, "\(error.message) (snapshot-\(base).scout)", path: directory)
         }
         let chain = files.journals.filter { $0 >= base }

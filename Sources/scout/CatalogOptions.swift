@@ -1,5 +1,6 @@
 import ArgumentParser
 import ScoutCatalog
+import ScoutCore
 import ScoutEngine
 import ScoutGeometry
 import ScoutRecommend
@@ -42,6 +43,14 @@ struct CatalogOptions: ParsableArguments {
     @Option(name: .customLong("threads"), help: ArgumentHelp("Requests answered at once (default: every core).", valueName: "n"))
     var threadCount: Int?
 
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp(
+        "Most memory the process may hold (e.g. 8G, 512M); a load that would pass it, or the system's available memory, is refused (default: the system's).",
+        valueName: "size"))
+    var memoryLimit: String?
+
+    /// The memory budget of loads (``MemoryBudget``).
+    var memory: MemoryBudget { MemoryBudget(limit: memoryLimit.flatMap(MemoryBudget.parse)) }
+
     /// The thread count to use.
     var threads: Int { threadCount ?? LineServer.defaultThreads }
 
@@ -49,6 +58,9 @@ struct CatalogOptions: ParsableArguments {
         guard deadlineMilliseconds >= 0 else { throw ValidationError("--deadline-ms must be 0 or more milliseconds") }
         if let t = threadCount, t < 1 || t > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
         for l in loads where l.isEmpty { throw ValidationError("--load needs a path") }
+        if let m = memoryLimit, MemoryBudget.parse(m) == nil {
+            throw ValidationError("--memory-limit must be a size such as 8G, 512M, 64K or a number of bytes, not '\(m)'")
+        }
     }
 
     /// An engine with the reference data and the loaded records; exits with status 1 and a
@@ -70,7 +82,7 @@ struct CatalogOptions: ParsableArguments {
             logger.warning("no reference data (give --data DIR): every dog gets the mixed breed profile and place names are unknown")
         }
         timeZones = try timeZoneMap()
-        let engine = Engine(catalog: catalog, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones)
+        let engine = Engine(catalog: catalog, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones, memory: memory)
         try load(into: engine)
         return engine
     }
@@ -152,7 +164,7 @@ struct CatalogOptions: ParsableArguments {
         let engine: Engine
         let started = Progress.now()
         do {
-            engine = try Engine(snapshot: path, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones)
+            engine = try Engine(snapshot: path, privacy: exactDogLocations ? .exact : .approximate, timeZones: timeZones, memory: memory)
         } catch {
             logger.error("could not load the snapshot \(path): \(error)")
             throw ExitCode(1)

@@ -96,7 +96,7 @@ struct Serve: ParsableCommand {
     private func openState(_ directory: String) throws -> StateDirectory.Opened {
         let privacy: LocationPrivacy = catalog.exactDogLocations ? .exact : .approximate
         let options = StateDirectory.Options(policy: fsync, compactAt: compactAt, privacy: privacy,
-                                             timeZones: try catalog.timeZoneMap(), logger: logger)
+                                             timeZones: try catalog.timeZoneMap(), memory: catalog.memory, logger: logger)
         var firstFailure: (any Error)?
         let opened: StateDirectory.Opened
         do {

@@ -20,6 +20,25 @@ import Testing
         #expect(recs[0].fields.first?.1.string == "Łatka")
     }
 
+    /// A load that would not fit in the engine's memory budget is refused before it is
+    /// parsed, saying how much it would need and how much is left, and the engine keeps
+    /// nothing of it; the same file loads under a budget it fits.
+    @Test func aLoadThatWouldNotFitIsRefusedAndLeavesTheEngineAsItWas() throws {
+        let lines = (0..<20_000).map { #"{"id":"p\#($0)","kind":"spot","lat":\#(Double($0 % 170) - 85),"lon":\#(Double($0 % 360) - 180)}"# }
+        let path = write("budget.jsonl", lines.joined(separator: "\n") + "\n")
+        let estimate = RecordFile.estimatedLoadBytes(fileBytes: try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int), lines: 20_000)
+        #expect(estimate > 8 << 20)
+        let tight = Engine(memory: MemoryBudget(limit: (MemoryBudget.residentBytes() ?? 0) + estimate / 2))
+        let error = #expect(throws: ScoutError.self) { try tight.load(path: path) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.path == "path")
+        #expect(error?.message.contains("20000 lines") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("is left (the memory limit of") == true)
+        #expect(tight.stats().isEmpty)
+        let roomy = Engine(memory: MemoryBudget(limit: (MemoryBudget.residentBytes() ?? 0) + 4 * estimate))
+        #expect(try roomy.load(path: path) == 20_000)
+    }
+
     @Test func readsGeoJSONPoints() throws {
         let path = write("b.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"s1","geometry":{"type":"Point","coordinates":[17.03,51.1]},"properties":{"kind":"shelter","name":"Schronisko"}}]}"#)
         let recs = try RecordFile.read(path: path, defaultKind: nil)
