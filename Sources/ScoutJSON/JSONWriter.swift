@@ -35,14 +35,47 @@ public struct JSONWriter {
 
     /// A member name; the value follows.
     public mutating func key(_ k: String) {
-        separate()
+        let comma = needsComma
+        let done: Bool? = k.utf8.withContiguousStorageIfAvailable { u in
+            for c in u where c < 0x20 || c == 0x22 || c == 0x5C { return false }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 4) { t in
+                var n = 0
+                if comma { t[0] = 0x2C; n = 1 }
+                t[n] = 0x22; n += 1
+                for c in u { t[n] = c; n += 1 }
+                t[n] = 0x22; t[n + 1] = 0x3A; n += 2
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[..<n]))
+            }
+            return true
+        }
+        needsComma = false
+        if done == true { return }
+        if comma { bytes.append(UInt8(ascii: ",")) }
         escaped(k)
         bytes.append(UInt8(ascii: ":"))
-        needsComma = false
     }
 
     /// A string value.
-    public mutating func string(_ s: String) { separate(); escaped(s); needsComma = true }
+    public mutating func string(_ s: String) {
+        let comma = needsComma
+        needsComma = true
+        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
+            guard u.count <= 256 else { return false }
+            for c in u where c < 0x20 || c == 0x22 || c == 0x5C { return false }
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 3) { t in
+                var n = 0
+                if comma { t[0] = 0x2C; n = 1 }
+                t[n] = 0x22; n += 1
+                for c in u { t[n] = c; n += 1 }
+                t[n] = 0x22; n += 1
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[..<n]))
+            }
+            return true
+        }
+        if done == true { return }
+        if comma { bytes.append(UInt8(ascii: ",")) }
+        escaped(s)
+    }
 
     /// `true` / `false`.
     public mutating func bool(_ b: Bool) {
@@ -61,19 +94,15 @@ public struct JSONWriter {
 
     /// An integer.
     public mutating func int(_ v: Int) {
-        separate()
-        if v == 0 { bytes.append(0x30); needsComma = true; return }
-        var n = v.magnitude
-        if v < 0 { bytes.append(UInt8(ascii: "-")) }
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var len = 0
-        withUnsafeMutableBytes(of: &tmp) { buf in
-            while n > 0 { buf[len] = UInt8(n % 10) + 0x30; n /= 10; len += 1 }
-            for k in stride(from: len - 1, through: 0, by: -1) { bytes.append(buf[k]) }
-        }
+        let comma = needsComma
         needsComma = true
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { t in
+            var n = 24, m = v.magnitude
+            repeat { n -= 1; t[n] = UInt8(truncatingIfNeeded: m % 10) &+ 0x30; m /= 10 } while m > 0
+            if v < 0 { n -= 1; t[n] = UInt8(ascii: "-") }
+            if comma { n -= 1; t[n] = UInt8(ascii: ",") }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[n...]))
+        }
     }
 
     /// A finite number in its shortest round-trip form (`null` for NaN or infinity, which
@@ -89,27 +118,28 @@ public struct JSONWriter {
     /// A number rounded to `decimals` places (0…9), without trailing zeros.
     public mutating func number(_ v: Double, decimals: Int) {
         guard v.isFinite, abs(v) < 1e15 else { number(v); return }
-        var scale = 1.0
+        var scale: UInt = 1
         for _ in 0..<decimals { scale *= 10 }
-        let scaled = (v * scale).rounded()
-        let whole = Int(scaled)
-        let neg = whole < 0
-        var mag = whole.magnitude
-        var frac = Int(mag % UInt(scale))
-        mag /= UInt(scale)
-        separate()
-        if neg { bytes.append(UInt8(ascii: "-")) }
-        needsComma = false
-        int(Int(mag))
-        if frac != 0 {
-            var digits = decimals
-            while frac % 10 == 0 { frac /= 10; digits -= 1 }
-            bytes.append(UInt8(ascii: "."))
-            var div = 1
-            for _ in 1..<max(digits, 1) { div *= 10 }
-            while div > 0 { bytes.append(UInt8((frac / div) % 10) + 0x30); div /= 10 }
-        }
+        let scaled = (v * Double(scale)).rounded()
+        guard abs(scaled) < 1e19 else { number(v); return }
+        let negative = scaled < 0
+        let whole = UInt(abs(scaled))
+        var frac = whole % scale, integer = whole / scale
+        var digits = decimals
+        while frac != 0 && frac % 10 == 0 { frac /= 10; digits -= 1 }
+        let comma = needsComma
         needsComma = true
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { t in
+            var n = 40
+            if frac != 0 {
+                for _ in 0..<digits { n -= 1; t[n] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30; frac /= 10 }
+                n -= 1; t[n] = UInt8(ascii: ".")
+            }
+            repeat { n -= 1; t[n] = UInt8(truncatingIfNeeded: integer % 10) &+ 0x30; integer /= 10 } while integer > 0
+            if negative && (whole != 0) { n -= 1; t[n] = UInt8(ascii: "-") }
+            if comma { n -= 1; t[n] = UInt8(ascii: ",") }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[n...]))
+        }
     }
 
     /// Any parsed value, written back compactly.

@@ -87,6 +87,29 @@ import Testing
         }
     }
 
+    /// Negative values, every decimal count, and long or escaped strings in an array: the
+    /// text parses back to what was written, with commas where they belong.
+    @Test func writesSignedRoundedNumbersIntegersAndLongStrings() async throws {
+        await propertyCheck(count: 500, input: Gen.double(in: -5_000_000...5_000_000)) { x in
+            for decimals in 0...9 {
+                var w = JSONWriter()
+                w.arrayStart(); w.int(7); w.number(x, decimals: decimals); w.arrayEnd()
+                let text = String(decoding: w.bytes, as: UTF8.self)
+                var scale = 1.0
+                for _ in 0..<decimals { scale *= 10 }
+                let expected = (x * scale).rounded() / scale
+                #expect((try? JSONReader.parse(w.bytes)) == .array([.number("7"), .number(String(text.dropFirst(3).dropLast()))]))
+                #expect(Double(text.dropFirst(3).dropLast()) == expected, "\(x) to \(decimals) places -> \(text)")
+                #expect(!text.contains("-0]") && !text.contains(",-0.") || expected < 0, "\(text)")
+            }
+        }
+        var w = JSONWriter()
+        let long = String(repeating: "ab\"c", count: 100), plain = String(repeating: "x", count: 300)
+        w.arrayStart(); w.int(.min); w.int(.max); w.int(0); w.int(-7); w.string(long); w.string(plain); w.string(""); w.arrayEnd()
+        #expect(try JSONReader.parse(w.bytes) == .array([.number("\(Int.min)"), .number("\(Int.max)"), .number("0"), .number("-7"),
+                                                          .string(long), .string(plain), .string("")]))
+    }
+
     @Test func separatesMembersWithCommas() {
         var w = JSONWriter()
         w.objectStart(); w.key("a"); w.arrayStart(); w.int(1); w.int(-20); w.null(); w.arrayEnd(); w.key("b"); w.bool(false); w.objectEnd()
