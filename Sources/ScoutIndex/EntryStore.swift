@@ -78,6 +78,16 @@ struct EntryTable: Sendable {
         return chunks[i >> EntryChunk.shift].entries[i & EntryChunk.mask]
     }
 
+    /// Whether entry `a`'s id comes before entry `b`'s: their UTF-8 bytes compared
+    /// lexicographically (the order every answer's ties follow), read in place.
+    @inline(__always)
+    func idPrecedes(_ a: Int32, _ b: Int32) -> Bool {
+        let a = Int(a), b = Int(b)
+        let x = chunks[a >> EntryChunk.shift].entries + (a & EntryChunk.mask)
+        let y = chunks[b >> EntryChunk.shift].entries + (b & EntryChunk.mask)
+        return x.pointee.id.utf8.lexicographicallyPrecedes(y.pointee.id.utf8)
+    }
+
     /// The position of entry `i`, read without copying its id or payload.
     @inline(__always)
     func position(_ i: Int32) -> (lon: Double, lat: Double) {

@@ -321,7 +321,7 @@ extension PointSet.Snapshot {
         func less(_ a: QueueItem, _ b: QueueItem) -> Bool {
             if a.key != b.key { return a.key < b.key }
             if a.stage != b.stage { return a.stage < b.stage }
-            if a.stage == 2 { return table.entry(a.left).id < table.entry(b.left).id }
+            if a.stage == 2 { return table.idPrecedes(a.left, b.left) }
             return false
         }
         func push(_ item: QueueItem) {

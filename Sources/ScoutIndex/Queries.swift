@@ -103,7 +103,7 @@ extension PointSet.Snapshot {
             measured.append(DistancedRef(ref: m.ref, distance: d))
         }
         measured.sort { a, b in
-            a.distance != b.distance ? a.distance < b.distance : table.entry(a.ref.index).id < table.entry(b.ref.index).id
+            a.distance != b.distance ? a.distance < b.distance : table.idPrecedes(a.ref.index, b.ref.index)
         }
         if measured.count > limit { measured.removeLast(measured.count - limit) }
         return measured
