@@ -182,22 +182,30 @@ public final class Engine: Sendable {
         // once with a place and once without: the last one wins, as within each store.
         var placedLast: [String: [String: Bool]] = [:]
         for (i, r) in records.enumerated() {
-            let at = r.source ?? "records[\(i)]"
+            // Where the record is, for errors only: built when one is thrown.
+            func at() -> String { r.source ?? "records[\(i)]" }
             let kind = r.kind.name
-            try PointRecord.validateKind(kind, path: "\(at).kind")
-            guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "\(at).id") }
+            do throws(ScoutError) { try PointRecord.validateKind(kind, path: "kind") } catch {
+                throw ScoutError(error.code, error.message, path: "\(at()).kind")
+            }
+            guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "\(at()).id") }
             let placement = r.kind.definition.placement
             if r.point == nil && placement == .required {
-                throw ScoutError(.invalidRequest, "records of kind \(kind) need lat and lon", path: "\(at).lat")
+                throw ScoutError(.invalidRequest, "records of kind \(kind) need lat and lon", path: "\(at()).lat")
             }
             if r.point != nil && placement == .none {
-                throw ScoutError(.invalidRequest, "records of kind \(kind) have no place: drop lat and lon", path: "\(at).lat")
+                throw ScoutError(.invalidRequest, "records of kind \(kind) have no place: drop lat and lon", path: "\(at()).lat")
             }
-            if let p = r.point { _ = try p.validated(path: at) }
-            let typed = try catalog.record(kind: r.kind, fields: r.fields, path: fieldPath ?? r.source.map { "\($0): " } ?? at)
+            if let p = r.point, (try? p.validated(path: "")) == nil { _ = try p.validated(path: at()) }
+            // An untyped kind has no fields to read: no path to build.
+            let typed: CatalogRecord
+            if case .own = r.kind { typed = .other } else {
+                typed = try catalog.record(kind: r.kind, fields: r.fields, path: fieldPath ?? r.source.map { "\($0): " } ?? at())
+            }
             let payload: RecordPayload?
             if case .other = typed, r.fields.isEmpty { payload = nil } else { payload = RecordPayload(fields: r.fields, record: typed) }
-            if placement == .optional { placedLast[kind, default: [:]][r.id] = r.point != nil }
+            // One record cannot meet itself twice in its batch.
+            if placement == .optional && records.count > 1 { placedLast[kind, default: [:]][r.id] = r.point != nil }
             guard let point = r.point else {
                 out.placeless[kind, default: []].append((r.id, payload))
                 continue
