@@ -10,6 +10,9 @@ Written by the Scout team for this project.
 
     bash scripts/bench-data.sh
     python3 scripts/bench_per_result.py --scout .build/release/scout [--requests 5000] [--rounds 3]
+    # another set, e.g. 10M points (scripts/gen_points.py --n 10000000 --out DIR; scout
+    # snapshot --load DIR/points.csv:p --out DIR/p.snap):
+    python3 scripts/bench_per_result.py --snapshot DIR/p.snap --queries DIR/queries.csv
 """
 from __future__ import annotations
 
@@ -43,13 +46,17 @@ def main():
     ap.add_argument("--scout", default=str(ROOT / ".build/release/scout"))
     ap.add_argument("--requests", type=int, default=5000)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--snapshot", help="a snapshot of kind p points to serve instead of .bench-data/points.csv")
+    ap.add_argument("--queries", help="query centres (CSV lat,lon; default .bench-data/queries.csv)")
     args = ap.parse_args()
     data = ROOT / ".bench-data"
-    if not (data / "points.csv").exists():
+    if not args.snapshot and not (data / "points.csv").exists():
         raise SystemExit("bench_per_result: run bash scripts/bench-data.sh first (it writes .bench-data/)")
-    centres = [tuple(map(float, l.split(","))) for l in (data / "queries.csv").read_text().splitlines()[1:]]
+    queries = Path(args.queries) if args.queries else data / "queries.csv"
+    centres = [tuple(map(float, l.split(","))) for l in queries.read_text().splitlines()[1:]]
     print(f"bench_per_result: load {os.getloadavg()[0]:.2f} at start")
-    with Serve(args.scout, ["--load", f"{data / 'points.csv'}:p"]) as s:
+    serve_args = ["--snapshot", args.snapshot] if args.snapshot else ["--load", f"{data / 'points.csv'}:p"]
+    with Serve(args.scout, serve_args) as s:
         s.wait_ready()
         s.stream(requests(centres, args.requests, "box", 1, False))      # warm-up
         best = {}
