@@ -28,7 +28,7 @@ step "time-zone data"
 # without optimisation (docs/fuzzing.md; the long runs use release builds). The examples
 # run after those tests.
 ( bash scripts/examples_test.sh --build-only > .build/examples-build.log 2>&1; echo $? > .build/examples-build.rc
-  FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh 5 > .build/fuzz.log 2>&1 ) &
+  FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh 3 > .build/fuzz.log 2>&1 ) &
 background=$!
 if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout" > .build/spark-test.log 2>&1; then
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
@@ -49,9 +49,9 @@ learning=$!
 # python3 Benchmarks/search-quality/evaluate.py, figures in docs/data-model.md).
 python3 Benchmarks/search-quality/evaluate.py --scout "$(swift build --show-bin-path)/scout" --sample 40 --min-top3 0.85 --min-mrr 0.8 | sed -n 2p
 step "search quality"
-# Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (4 kills here, one per policy and
-# one more; full run: --kills 100).
-python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 4 | tail -n 1
+# Crash test of serve --state: SIGKILL mid-stream, restart, nothing answered lost (3 kills here, one per
+# fsync policy; full run: --kills 100).
+python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 3 | tail -n 1
 step "crash test"
 # The notebooks at small size (10k points in every peer, a few days of simulation): any failing cell fails.
 bash scripts/notebooks_venv.sh

@@ -35,7 +35,8 @@ public struct MemoryBudget: Sendable, Equatable {
             consider(max - current, "the cgroup's memory.max less its use")
         }
         if let limit {
-            consider(limit - (MemoryBudget.residentBytes() ?? 0), "the memory limit of \(MemoryBudget.describe(limit)) less the \(MemoryBudget.describe(MemoryBudget.residentBytes() ?? 0)) in use")
+            let resident = MemoryBudget.residentBytes() ?? 0
+            consider(limit - resident, "the memory limit of \(MemoryBudget.describe(limit)) less the \(MemoryBudget.describe(resident)) in use")
         }
         return best.map { (Swift.max(0, $0.bytes), $0.bound) }
     }

@@ -90,6 +90,21 @@ import Testing
         #expect(repaired.status == 0 && repaired.out.contains(#""total":0"#))
     }
 
+    /// A `--load` that would pass `--memory-limit` stops the worker before it serves, with
+    /// status 1 and a log line naming the file, the estimate and the room; the same load
+    /// under a roomy limit serves.
+    @Test func aLoadPastTheMemoryLimitStopsTheWorkerWithAClearError() throws {
+        let file = Repository.data + "/sample/gyms.jsonl"
+        let refused = try Self.run(["serve", "--memory-limit", "1M", "--load", file], stdin: #"{"op":"stats"}"# + "\n")
+        #expect(refused.status == 1)
+        #expect(refused.out.isEmpty)
+        #expect(refused.err.contains("could not load \(file): limit_exceeded: loading this file"), "\(refused.err)")
+        #expect(refused.err.contains("is left (the memory limit of 1.0 MiB less the"), "\(refused.err)")
+        let served = try Self.run(["serve", "--memory-limit", "4G", "--load", file], stdin: #"{"op":"stats"}"# + "\n")
+        #expect(served.status == 0)
+        #expect(served.out.contains(#""gym":5000"#), "\(served.out)")
+    }
+
     @Test func versionPrintsTheProtocolVersion() throws {
         let r = try Self.run(["version"])
         #expect(r.status == 0 && r.out == "0.1.0\n")
