@@ -70,6 +70,10 @@ python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > 
   || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
 grep "^source_test: \(lag\|passed\)" .build/source-test.log
 step "source test"
+# The Swift tests start here, beside the end of the fuzz run and the examples (a light
+# process each), and are collected last.
+swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1 &
+swift_tests=$!
 wait "$background" || { tail -n 20 .build/fuzz.log; echo "test.sh: a fuzz target failed (.build/fuzz.log)" >&2; exit 1; }
 tail -n 6 .build/fuzz.log
 step "fuzz"
@@ -82,7 +86,7 @@ grep "^examples:" .build/examples-test.log
 step "examples"
 # The whole log stays in .build/swift-test.log; on failure, the recorded issues are printed
 # last, so the end of a CI log names the failing test and why.
-if ! swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1; then
+if ! wait "$swift_tests"; then
   tail -n 20 .build/swift-test.log
   echo "test.sh: what failed:"
   grep -E -A4 "recorded an issue|: error: |Fatal error|crashed|✘ Test [^ ]+\(.*\) failed" .build/swift-test.log | head -n 50
