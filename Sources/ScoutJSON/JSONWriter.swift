@@ -36,20 +36,8 @@ public struct JSONWriter {
     /// A member name; the value follows.
     public mutating func key(_ k: String) {
         let comma = needsComma
-        let done: Bool? = k.utf8.withContiguousStorageIfAvailable { u in
-            for c in u where c < 0x20 || c == 0x22 || c == 0x5C { return false }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 4) { t in
-                var n = 0
-                if comma { t[0] = 0x2C; n = 1 }
-                t[n] = 0x22; n += 1
-                for c in u { t[n] = c; n += 1 }
-                t[n] = 0x22; t[n + 1] = 0x3A; n += 2
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[..<n]))
-            }
-            return true
-        }
         needsComma = false
-        if done == true { return }
+        if plain(k, comma: comma, colon: true) { return }
         if comma { bytes.append(UInt8(ascii: ",")) }
         escaped(k)
         bytes.append(UInt8(ascii: ":"))
@@ -59,22 +47,30 @@ public struct JSONWriter {
     public mutating func string(_ s: String) {
         let comma = needsComma
         needsComma = true
+        if plain(s, comma: comma, colon: false) { return }
+        if comma { bytes.append(UInt8(ascii: ",")) }
+        escaped(s)
+    }
+
+    /// Writes `,"s"` (the comma when `comma`, a `:` after when `colon`) in one append from a
+    /// stack buffer when `s` is at most 256 bytes and needs no escape; `false`, having
+    /// written nothing, otherwise.
+    private mutating func plain(_ s: String, comma: Bool, colon: Bool) -> Bool {
         let done: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
             guard u.count <= 256 else { return false }
             for c in u where c < 0x20 || c == 0x22 || c == 0x5C { return false }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 3) { t in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 4) { t in
                 var n = 0
                 if comma { t[0] = 0x2C; n = 1 }
                 t[n] = 0x22; n += 1
                 for c in u { t[n] = c; n += 1 }
                 t[n] = 0x22; n += 1
+                if colon { t[n] = 0x3A; n += 1 }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[..<n]))
             }
             return true
         }
-        if done == true { return }
-        if comma { bytes.append(UInt8(ascii: ",")) }
-        escaped(s)
+        return done == true
     }
 
     /// `true` / `false`.
