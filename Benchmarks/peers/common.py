@@ -33,7 +33,7 @@ PY_PACKAGES = ["psycopg==3.3.9", "psycopg-binary==3.3.9", "typing-extensions==4.
 COLUMNS = [
     "run_at", "workload", "query", "system", "plan", "metric", "selectivity", "filter", "matching",
     "points", "k", "queries", "p50_us", "mean_us", "p99_us", "value", "unit", "agree", "differ",
-    "plan_detail", "machine", "versions", "seed", "commit",
+    "plan_detail", "machine", "busy_cores", "versions", "seed", "commit",
 ]
 # query: the query type of workload "spatial" (radius, nearest, box, polygon, build, memory);
 #   empty for filtered_nearest (its query is always nearest k = 5)
@@ -46,6 +46,9 @@ COLUMNS = [
 #   in_process  the library called in the same process (Swift package-benchmark; for the
 #               spatial workload: shapely's bulk calls and the GEOS C program)
 #   build       seconds to load and index the points (value, unit "s")
+# busy_cores: cores the rest of the machine kept busy in the quiet windows just before and
+#   after this system's run (the larger; busy_cores_between below); above QUIET_CORES the
+#   row's figures are from a busy machine and the notebooks mark them
 #   bytes_per_point  memory of the index or process per point (value, unit "B")
 
 
@@ -149,6 +152,72 @@ def machine() -> str:
         pass
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     return f"{os.cpu_count()} cores {model}; {mem}; Linux {platform.release()}; load {load} at start"
+
+
+# A machine counts as quiet when, with the runner waiting, the rest of it keeps less than a
+# quarter of a core busy.
+QUIET_CORES = 0.25
+
+
+def busy_cores(seconds: float = 1.0) -> float:
+    """Cores busy over the next `seconds` (from /proc/stat), measured while this process
+    sleeps: what the rest of the machine uses."""
+    def sample():
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)     # idle + iowait
+        return sum(fields[:8]), idle
+    total0, idle0 = sample()
+    time.sleep(seconds)
+    total1, idle1 = sample()
+    elapsed = max(total1 - total0, 1)
+    return round((os.cpu_count() or 1) * (1 - (idle1 - idle0) / elapsed), 2)
+
+
+def wait_quiet(timeout: float, what: str) -> float:
+    """Measures one-second windows until one is quiet (at most QUIET_CORES busy) or `timeout`
+    seconds have passed; returns the last window's busy cores (logged when busy)."""
+    deadline = time.monotonic() + timeout
+    busy = busy_cores()
+    while busy > QUIET_CORES and time.monotonic() < deadline:
+        busy = busy_cores()
+    if busy > QUIET_CORES:
+        log(f"the machine is busy before {what}: {busy:.2f} cores in use by other processes")
+    return busy
+
+
+class QuietCheck:
+    """The busy cores around one timed run: a quiet window (waited for, up to `wait`
+    seconds) before it and one after it. `busy` is the larger; `quiet` says whether both
+    were quiet. With `require`, a busy window stops the run with an error naming it."""
+
+    def __init__(self, what: str, wait: float = 30.0, require: bool = False):
+        self.what, self.wait, self.require = what, wait, require
+        self.busy = 0.0
+
+    def __enter__(self):
+        self.busy = wait_quiet(self.wait, self.what)
+        self._enforce("before")
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        if kind is None:
+            after = busy_cores()
+            if after > QUIET_CORES:
+                log(f"the machine was busy after {self.what}: {after:.2f} cores in use by other processes")
+            self.busy = max(self.busy, after)
+            self._enforce("after")
+        return False
+
+    @property
+    def quiet(self) -> bool:
+        return self.busy <= QUIET_CORES
+
+    def _enforce(self, when: str) -> None:
+        if self.require and not self.quiet:
+            raise SystemExit(f"peers: refusing a busy run: {self.busy:.2f} cores were in use by other processes {when} "
+                             f"{self.what} (quiet is at most {QUIET_CORES}); stop them, or run without --require-quiet "
+                             "to keep the figures marked busy")
 
 
 def git_commit() -> str:

@@ -5,10 +5,14 @@
     .build-notebooks/venv/bin/python Benchmarks/peers/spatial.py --quick         # 10k, 100 queries
     .build-notebooks/venv/bin/python Benchmarks/peers/spatial.py --sizes 10000,100000 --with-filtered
 
-(`bash scripts/peers_spatial.sh` makes the virtual environment and runs this.)
+(`bash scripts/notebooks.sh` makes the virtual environment and runs this at full size.)
 
 Peers, each loaded with the same points (`scripts/gen_points.py --n N --seed S`):
   scout    `scout serve --threads 1` through a pipe (JSON both ways); requests streamed
+  scout_library  Scout as a library: Examples/ScoutService's scout-in-process (`import Scout`),
+           the GEOS C program's query file answered by Engine.search and Engine.nearest, timed
+           per query in the process (CSV system "scout", metric "in_process"); built in release
+           here, or `--scout-library PATH`; left out of --quick runs unless a binary is given
   postgis  PostgreSQL 15 + PostGIS 3, private cluster (postgis.py); `geography` and `geometry`
            columns with GiST indexes; queries sent in psycopg's pipeline mode (streamed) and
            one at a time (round trip)
@@ -24,6 +28,10 @@ generator's 50 city polygons, cycled), and per peer the build time and bytes per
 same CSV. Every answer is compared with Scout's (WGS84 geodesics, exact): a differing id is
 "explained" when the peer's documented semantics account for it (README.md, "Semantics"), and
 counted in `differ` otherwise.
+
+Each system's run is preceded by a wait (up to 30 s; `--quiet-wait`) for a quiet machine and followed by a
+one-second check; `busy_cores` in the CSV is the larger of the two (cores the rest of the
+machine kept busy; common.QUIET_CORES is the limit). `--require-quiet` refuses a busy run.
 """
 from __future__ import annotations
 
@@ -38,7 +46,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, ROOT, git_commit, log, machine, now_utc, summary_us, write_csv  # noqa: E402
+from common import OUT, QUIET_CORES, ROOT, QuietCheck, git_commit, log, machine, now_utc, summary_us, write_csv  # noqa: E402
 
 WORKLOAD = "spatial"
 RADIUS_M = 4000.0
@@ -54,7 +62,7 @@ SPHERE_BAND = 0.006
 REDIS_QUANT_M = 1.0                      # 52-bit geohash: ≤ ~0.6 m per coordinate
 REDIS_QUANT_DEG = 1e-5                   # 26 bits a coordinate: 5.4e-6° lon, 2.7e-6° lat steps
 REDIS_MAX_LAT = 85.05112878
-PEERS = ["scout", "postgis", "redis", "shapely", "geos_c"]
+PEERS = ["scout", "scout_library", "postgis", "redis", "shapely", "geos_c"]
 QUERIES = ["radius", "nearest", "box", "polygon"]
 
 
@@ -462,18 +470,11 @@ def group(np, pairs, n_q: int, ids: list[str]) -> list[list[str]]:
     return [sorted(ids[x] for x in p[bounds[i]:bounds[i + 1]].tolist()) for i in range(n_q)]
 
 
-def run_geos_c(pts: Points, queries: dict) -> dict:
-    binary = OUT / "bin" / "geos_baseline"
-    source = Path(__file__).resolve().parent / "geos_baseline.c"
-    if not binary.is_file() or binary.stat().st_mtime < source.stat().st_mtime:
-        binary.parent.mkdir(parents=True, exist_ok=True)
-        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "geos"], capture_output=True,
-                               text=True, check=True).stdout.split()
-        subprocess.run(["cc", "-O2", "-o", str(binary), str(source), *flags, "-lm"], check=True)
-    version = subprocess.run(["pkg-config", "--modversion", "geos"], capture_output=True, text=True).stdout.strip()
-    qfile = OUT / f"geos-queries-{os.getpid()}.txt"
+def write_query_file(queries: dict, path: Path) -> list[str]:
+    """The queries one a line, as geos_baseline.c and scout-in-process read them (R lat lon m,
+    N lat lon k, B west south east north, P WKT); returns each line's query type."""
     kinds = []
-    with open(qfile, "w") as f:
+    with open(path, "w") as f:
         for q in QUERIES:
             for p in queries[q]:
                 if q == "radius":
@@ -485,31 +486,86 @@ def run_geos_c(pts: Points, queries: dict) -> dict:
                 else:
                     f.write("P " + wkt(p) + "\n")
                 kinds.append(q)
-    r = subprocess.run([str(binary), str(pts.csv), str(qfile)], capture_output=True, text=True)
+    return kinds
+
+
+def find_library_binary(explicit: str | None) -> Path:
+    """scout-in-process: `--scout-library`, else $SCOUT_LIBRARY_BIN, else the release build of
+    Examples/ScoutService (built here, incrementally, so that a run measures this checkout)."""
+    chosen = explicit or os.environ.get("SCOUT_LIBRARY_BIN")
+    if chosen:
+        if not Path(chosen).is_file():
+            raise SystemExit(f"peers: no scout-in-process binary at {chosen}")
+        return Path(chosen).resolve()
+    package = ["--package-path", str(ROOT / "Examples" / "ScoutService")]
+    log("building scout-in-process (swift build -c release --package-path Examples/ScoutService)")
+    subprocess.run(["swift", "build", "-c", "release", *package, "--product", "scout-in-process"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    bin_dir = subprocess.run(["swift", "build", "-c", "release", *package, "--show-bin-path"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.strip()
+    return Path(bin_dir) / "scout-in-process"
+
+
+def run_query_program(pts: Points, queries: dict, command: list[str], name: str, version: str, build_plan: str,
+                      memory_plan: str, plans: dict, id_of, detail: str = "") -> dict:
+    """Runs an in-process peer program on the points and the query file (write_query_file)
+    and reads its output: `build <µs> <RSS bytes gained>`, then per query `<µs> <count> <answer>...`
+    (each answer turned into an id by `id_of`); one row per query type, each query timed."""
+    qfile = OUT / f"{name}-queries-{os.getpid()}.txt"
+    kinds = write_query_file(queries, qfile)
+    r = subprocess.run([*command, str(pts.csv), str(qfile)], capture_output=True, text=True)
     qfile.unlink()
     if r.returncode != 0:
-        raise SystemExit(f"peers: geos_baseline failed: {r.stderr}")
+        raise SystemExit(f"peers: {name} failed: {r.stderr}")
     lines = r.stdout.splitlines()
     _, build_us, rss = lines[0].split()
-    res = {"answers": {q: [] for q in QUERIES}, "version": f"GEOS C API {version} (geos_baseline.c, cc -O2)",
+    res = {"answers": {q: [] for q in QUERIES}, "version": version,
            "rows": [
-               {"query": "build", "metric": "build", "plan": "create points + STRtree insert + first query",
+               {"query": "build", "metric": "build", "plan": build_plan,
                 "value": round(float(build_us) / 1e6, 4), "unit": "s"},
-               {"query": "memory", "metric": "bytes_per_point", "plan": "process RSS growth (points + tree)",
+               {"query": "memory", "metric": "bytes_per_point", "plan": memory_plan,
                 "value": round(int(rss) / pts.n, 1), "unit": "B"}]}
     times: dict[str, list[float]] = {q: [] for q in QUERIES}
     for q, line in zip(kinds, lines[1:]):
         parts = line.split()
         times[q].append(float(parts[0]) / 1e6)
-        ids = [pts.ids[int(x)] for x in parts[2:]]
+        ids = [id_of(x) for x in parts[2:]]
         res["answers"][q].append(ids if q == "nearest" else sorted(ids))
     for q in QUERIES:
-        plan = {"radius": "STRtree query of the circle's extent + haversine (R = 6,371,008.8 m)",
-                "nearest": "circle grown ×4 until k inside, haversine", "box": "STRtree query + inclusive test",
-                "polygon": "STRtree query + prepared covers (polygon prepared per query)"}[q]
-        res["rows"].append({"query": q, "metric": "in_process", "plan": plan, **summary_us(times[q])})
-        log(f"geos_c  {q:>8}: {statistics.fmean(times[q]) * 1e6:,.1f} µs a query")
+        row = {"query": q, "metric": "in_process", "plan": plans[q], **summary_us(times[q])}
+        res["rows"].append({**row, "plan_detail": detail} if detail else row)
+        log(f"{name:<7} {q:>8}: {statistics.fmean(times[q]) * 1e6:,.1f} µs a query")
     return res
+
+
+def run_scout_library(pts: Points, queries: dict, binary: Path) -> dict:
+    """Scout as a library: Examples/ScoutService's scout-in-process loads the same CSV with
+    `Engine.load` and answers the same query file as the GEOS C program through
+    `Engine.search` and `Engine.nearest`, each query timed in the process (hits built)."""
+    where = binary.relative_to(ROOT) if binary.is_relative_to(ROOT) else binary
+    built = time.strftime("%Y-%m-%d %H:%M", time.gmtime(binary.stat().st_mtime))
+    plans = {"radius": "library: Engine.search, radius (WGS84 geodesic)", "nearest": "library: Engine.nearest",
+             "box": "library: Engine.search, box", "polygon": "library: Engine.search, polygon (WKT)"}
+    return run_query_program(pts, queries, [str(binary)], "library", f"Scout library ({where}, built {built} UTC)",
+                             "Engine.load: CSV read, ids, packed tree", "library: process RSS growth on load", plans,
+                             lambda x: x, "each query timed in the process after an untimed pass; hits built, no JSON")
+
+
+def run_geos_c(pts: Points, queries: dict) -> dict:
+    binary = OUT / "bin" / "geos_baseline"
+    source = Path(__file__).resolve().parent / "geos_baseline.c"
+    if not binary.is_file() or binary.stat().st_mtime < source.stat().st_mtime:
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        flags = subprocess.run(["pkg-config", "--cflags", "--libs", "geos"], capture_output=True,
+                               text=True, check=True).stdout.split()
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source), *flags, "-lm"], check=True)
+    version = subprocess.run(["pkg-config", "--modversion", "geos"], capture_output=True, text=True).stdout.strip()
+    plans = {"radius": "STRtree query of the circle's extent + haversine (R = 6,371,008.8 m)",
+             "nearest": "circle grown ×4 until k inside, haversine", "box": "STRtree query + inclusive test",
+             "polygon": "STRtree query + prepared covers (polygon prepared per query)"}
+    return run_query_program(pts, queries, [str(binary)], "geos_c", f"GEOS C API {version} (geos_baseline.c, cc -O2)",
+                             "create points + STRtree insert + first query", "process RSS growth (points + tree)", plans,
+                             lambda x: pts.ids[int(x)])
 
 
 # ---------------------------------------------------------------------------------------
@@ -574,6 +630,12 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--peers", default=",".join(PEERS), help="comma-separated subset of " + ",".join(PEERS))
     ap.add_argument("--scout", help="scout binary (default: $SCOUT_BIN, else the release build)")
+    ap.add_argument("--scout-library", help="scout-in-process binary (default: $SCOUT_LIBRARY_BIN, else the release "
+                    "build of Examples/ScoutService)")
+    ap.add_argument("--quiet-wait", type=float, help="seconds to wait for a quiet machine before each system "
+                    "(default 30; 0 with --quick)")
+    ap.add_argument("--require-quiet", action="store_true",
+                    help=f"stop with an error when more than {QUIET_CORES} cores are busy around a system's run")
     ap.add_argument("--csv", default=str(OUT / "peers.csv"))
     ap.add_argument("--no-round-trips", action="store_true", help="PostGIS: streamed only")
     ap.add_argument("--with-filtered", action="store_true",
@@ -584,8 +646,18 @@ def main() -> int:
     peers = args.peers.split(",")
     if "scout" not in peers:
         ap.error("scout is the reference every answer is compared with: keep it in --peers")
+    wait = args.quiet_wait if args.quiet_wait is not None else (0 if args.quick else 30)
+    unknown = [p for p in peers if p not in PEERS]
+    if unknown:
+        ap.error(f"unknown peer {', '.join(unknown)}: the peers are {', '.join(PEERS)}")
     from scout import find_binary
     binary = find_binary(args.scout)
+    library = None
+    if "scout_library" in peers:
+        if args.quick and not (args.scout_library or os.environ.get("SCOUT_LIBRARY_BIN")):
+            log("scout_library left out of the quick run (its release build takes minutes): pass --scout-library")
+        else:
+            library = find_library_binary(args.scout_library)
     run_at, host, commit = now_utc(), machine(), git_commit()
     started = time.monotonic()
     rows, problems, versions = [], 0, {}
@@ -593,15 +665,18 @@ def main() -> int:
         pts = Points(n, args.seed, n_queries)
         queries = make_queries(pts, n_queries)
         log(f"{n:,} points, {len(pts.centres)} centres, {len(queries['polygon'])} polygon queries")
-        results = {"scout": run_scout(pts, queries, binary)}
-        if "postgis" in peers:
-            results["postgis"] = run_postgis(pts, queries, not args.no_round_trips)
-        if "redis" in peers:
-            results["redis"] = run_redis(pts, queries)
-        if "shapely" in peers:
-            results["shapely"] = run_shapely(pts, queries)
-        if "geos_c" in peers:
-            results["geos_c"] = run_geos_c(pts, queries)
+        runs = {"scout": lambda: run_scout(pts, queries, binary),
+                "scout_library": lambda: run_scout_library(pts, queries, library),
+                "postgis": lambda: run_postgis(pts, queries, not args.no_round_trips),
+                "redis": lambda: run_redis(pts, queries),
+                "shapely": lambda: run_shapely(pts, queries),
+                "geos_c": lambda: run_geos_c(pts, queries)}
+        results, busy = {}, {}
+        for peer in PEERS:
+            if peer in peers and (peer != "scout_library" or library is not None):
+                with QuietCheck(f"{peer} at {n:,} points", wait=wait, require=args.require_quiet) as quiet:
+                    results[peer] = runs[peer]()
+                busy[peer] = quiet.busy
         scout = results["scout"]
         for peer, res in results.items():
             versions[peer] = res["version"]
@@ -613,9 +688,10 @@ def main() -> int:
                     problems += checks[q]["differ"]
             for row in res["rows"]:
                 q = row["query"]
-                full = {"run_at": run_at, "workload": WORKLOAD, "system": peer, "points": n,
-                        "k": K if q == "nearest" else "", "queries": len(queries.get(q, [])) or "",
-                        "machine": host, "seed": args.seed, "commit": commit, **row}
+                # Scout's library and worker are one system: the metric tells them apart.
+                full = {"run_at": run_at, "workload": WORKLOAD, "system": "scout" if peer == "scout_library" else peer,
+                        "points": n, "k": K if q == "nearest" else "", "queries": len(queries.get(q, [])) or "",
+                        "machine": host, "busy_cores": busy[peer], "seed": args.seed, "commit": commit, **row}
                 if q in QUERIES:
                     if peer == "scout":
                         full.update(agree=len(queries[q]), differ=0)
@@ -644,15 +720,16 @@ def main() -> int:
 
 
 def print_table(rows: list[dict]) -> None:
-    """Markdown: mean µs a query per peer and query type at each size, and Scout's ratio."""
+    """Markdown: mean µs a query per peer and query type at each size, its ratio to Scout's
+    worker (streamed), and the busy cores around the run."""
     sizes = sorted({r["points"] for r in rows})
     for n in sizes:
         print(f"\n#### {n:,} points: mean µs a query (build: s; memory: bytes a point)\n")
-        print("| query | system | metric | plan | value | peer ÷ Scout | agree / queries |")
-        print("| --- | --- | --- | --- | ---: | ---: | --- |")
+        print("| query | system | metric | plan | value | peer ÷ Scout | agree / queries | busy cores |")
+        print("| --- | --- | --- | --- | ---: | ---: | --- | ---: |")
+        # The base of every ratio: Scout's worker (streamed; the load op; its index bytes).
         scout = {r["query"]: r for r in rows if r["points"] == n and r["system"] == "scout"
-                 and r["metric"] in ("streamed", "build") or (r["points"] == n and r["system"] == "scout"
-                 and r["plan"].startswith("index"))}
+                 and (r["metric"] == "streamed" or r["plan"].startswith(("load op", "index")))}
         for r in rows:
             if r["points"] != n:
                 continue
@@ -661,7 +738,8 @@ def print_table(rows: list[dict]) -> None:
             bv = None if base is None else (base.get("mean_us") if base.get("mean_us", "") != "" else base.get("value"))
             ratio = f"{v / bv:.2f}×" if bv else ""
             agree = f"{r.get('agree', '')} / {r.get('queries', '')}" if r["query"] in QUERIES else ""
-            print(f"| {r['query']} | {r['system']} | {r['metric']} | {r['plan']} | {v:,} | {ratio} | {agree} |")
+            busy = f"{r['busy_cores']:.2f}" + (" (busy)" if r["busy_cores"] > QUIET_CORES else "")
+            print(f"| {r['query']} | {r['system']} | {r['metric']} | {r['plan']} | {v:,} | {ratio} | {agree} | {busy} |")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 // swift-tools-version: 6.1
-// Two programs that use Scout the way a Swift backend does, from outside the Scout package:
+// Programs that use Scout the way a Swift backend does, from outside the Scout package:
 //   library-tour        the README's "Using the library" section; depends on `Scout` and imports nothing else
 //   dog-park-service    a Hummingbird 2 HTTP service that embeds Scout (dogs near a place,
 //                       this-or-that for a pet, gyms to visit, votes), with Prometheus metrics
-// `bash scripts/examples_test.sh` (part of the test command) builds both and exercises them.
+//   scout-in-process    Scout as a library in the peers' spatial workload (Benchmarks/peers/spatial.py):
+//                       the GEOS C program's queries through `import Scout`, timed in the process
+// `bash scripts/examples_test.sh` (part of the test command) builds them and exercises them.
 import PackageDescription
 
 let package = Package(
@@ -12,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "library-tour", targets: ["LibraryTour"]),
         .executable(name: "dog-park-service", targets: ["DogParkService"]),
+        .executable(name: "scout-in-process", targets: ["ScoutInProcess"]),
     ],
     dependencies: [
         .package(name: "Scout", path: "../.."),
@@ -22,6 +25,7 @@ let package = Package(
     ],
     targets: [
         .executableTarget(name: "LibraryTour", dependencies: [.product(name: "Scout", package: "Scout")]),
+        .executableTarget(name: "ScoutInProcess", dependencies: [.product(name: "Scout", package: "Scout")]),
         .executableTarget(name: "DogParkService", dependencies: [
             .product(name: "Scout", package: "Scout"),
             .product(name: "Hummingbird", package: "hummingbird"),
