@@ -93,7 +93,8 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
         #expect(abs(m * 0.01 * .pi / 180 - 1112.915) < 0.002)
     }
 
-    @Test(arguments: [
+    /// Bad requests: (request, code, path).
+    static let badInputs: [(String, String, String?)] = [
         ("not json", "parse_error", nil as String?),
         ("[1,2]", "invalid_request", nil),
         (#"{"id":1}"#, "invalid_request", "op"),
@@ -116,17 +117,23 @@ func json(_ s: String) throws -> JSONValue { try JSONReader.parse(s) }
         (#"{"op":"load","path":"/nonexistent/file.jsonl"}"#, "not_found", "path"),
         (#"{"op":"search","kind":"Dog!","bbox":[0,0,1,1]}"#, "invalid_request", "kind"),
         (#"{"op":"upsert","records":[{"id":"x","kind":"poi","lat":0,"lon":200}]}"#, "invalid_request", "records[0].lon"),
-    ])
+    ]
+
+    /// Every bad request in one worker, each followed by a ping that must still be answered.
+    static let badInputAnswers = Result { try ScoutProcess.serve(badInputs.flatMap { [$0.0, #"{"id":"after","op":"ping"}"#] }) }
+
+    @Test(arguments: badInputs)
     func badInputGetsAClearError(request: String, code: String, path: String?) throws {
-        let r = try ScoutProcess.serve([request, #"{"id":"after","op":"ping"}"#])
+        let i = try #require(Self.badInputs.firstIndex { $0.0 == request })
+        let r = try Self.badInputAnswers.get()
         #expect(r.status == 0)
-        #expect(r.lines.count == 2, "\(r.lines)")
-        let v = try json(r.lines[0])
+        #expect(r.lines.count == 2 * Self.badInputs.count, "\(r.lines)")
+        let v = try json(r.lines[2 * i])
         #expect(v["ok"] == .bool(false))
-        #expect(v["error"]?["code"]?.string == code, "\(r.lines[0])")
-        #expect(v["error"]?["path"]?.string == path, "\(r.lines[0])")
+        #expect(v["error"]?["code"]?.string == code, "\(r.lines[2 * i])")
+        #expect(v["error"]?["path"]?.string == path, "\(r.lines[2 * i])")
         #expect((v["error"]?["message"]?.string ?? "").count > 5)
-        #expect(try json(r.lines[1])["id"] == .string("after"))
+        #expect(try json(r.lines[2 * i + 1])["id"] == .string("after"))
     }
 
     @Test func oversizedLinesAreRejectedAndTheStreamGoesOn() throws {
