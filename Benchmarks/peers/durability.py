@@ -10,6 +10,10 @@
    `appendonly yes` and `appendfsync always|everysec|no` (each write MULTI / GEOADD / HSET /
    EXEC, so the point and its fields change together, as one Scout record does). Also Scout
    without --state and Redis without AOF, for what durability costs each.
+   Batches: the same kind of records, BATCH (10,000) to a request, streamed: `upsert` of BATCH
+   records to Scout (without --state and at each fsync policy), and to Redis one MULTI holding
+   a GEOADD of BATCH members and an HSET a record (without AOF and at each appendfsync), in
+   points a second.
 2. Recovery: a state of N points (1M in full) as its snapshot plus a journal of further
    single-record writes; time from start to the first answer, against loading the same
    records from JSON Lines.
@@ -82,6 +86,31 @@ def resp(*args):
         b = a if isinstance(a, bytes) else str(a).encode()
         out.append(b"$%d\r\n%s\r\n" % (len(b), b))
     return b"".join(out)
+
+
+BATCH = 10_000
+
+
+def batches(n, seed):
+    """`n` fresh records (ids no other write uses) in lists of BATCH."""
+    out = []
+    for i, w in enumerate(writes(n, seed)):
+        if i % BATCH == 0:
+            out.append([])
+        out[-1].append(dict(w, id=f"b{i}"))
+    return out
+
+
+def scout_batch(ws):
+    return {"op": "upsert", "records": [dict(w, kind="spot") for w in ws]}
+
+
+def redis_batch(ws):
+    geo = ["GEOADD", "spots"]
+    for w in ws:
+        geo += [w["lon"], w["lat"], w["id"]]
+    return (resp("MULTI") + resp(*geo) + b"".join(resp("HSET", "spot:" + w["id"], "v", w["v"], "tag", w["tag"]) for w in ws)
+            + resp("EXEC"))
 
 
 def redis_write(w):
@@ -157,6 +186,33 @@ class Redis:
         t.join()
         return elapsed
 
+    def stream_batches(self, bs):
+        """Streams MULTI / GEOADD of a batch / an HSET a record / EXEC; seconds to the last reply."""
+        data = [redis_batch(b) for b in bs]
+        # Every reply here is one line (+OK, +QUEUED, :n), but EXEC's: a *n line and n lines. So a
+        # batch answers 2 x records + 4 lines, counted in bulk (parsing 20,000 replies a batch in
+        # Python would time this client, not Redis).
+        lines = sum(2 * len(b) + 4 for b in bs)
+        start = time.perf_counter()
+
+        def writer():
+            for d in data:
+                self.sock.sendall(d)
+        t = threading.Thread(target=writer, daemon=True)
+        t.start()
+        seen, tail = 0, b"\n"
+        while seen < lines:
+            chunk = self.rfile.read1(1 << 20)
+            if not chunk:
+                raise SystemExit("durability: redis closed the connection")
+            if b"\n-" in tail[-1:] + chunk:                  # an error reply starts a line with -
+                raise SystemExit(f"durability: redis error in {chunk[:200]!r}")
+            seen += chunk.count(b"\n")
+            tail = chunk
+        elapsed = time.perf_counter() - start
+        t.join()
+        return elapsed
+
     def stop(self):
         try:
             self.sock.sendall(resp("SHUTDOWN", "NOSAVE"))
@@ -181,6 +237,7 @@ def main():
     streamed = 5000 if args.quick else 50000
     single = 300 if args.quick else 3000
     points = 100_000 if args.quick else 1_000_000
+    batch_points = 100_000 if args.quick else 1_000_000
     journal_writes = 10_000 if args.quick else 100_000
     work = Path(tempfile.mkdtemp(prefix="scout-durability-", dir=OUT if OUT.exists() else None))
     rows, table = [], []
@@ -191,8 +248,10 @@ def main():
         rows.append(dict(base, query=query, system=system, plan=plan, metric=metric, **kw))
 
     # 1. Write throughput and latency: the same writes, streamed and then one at a time.
-    def measure(system, name, stream, one, stop):
+    def measure(system, name, stream, one, stop, stream_batches):
         secs = stream(list(writes(streamed, seed=2)))
+        bs = batches(batch_points, seed=7)
+        batch_secs = stream_batches(bs)
         lat = []
         for w in writes(single, seed=3):
             t = time.perf_counter()
@@ -201,17 +260,21 @@ def main():
         stop()
         row("write", system, name, "streamed", value=round(streamed / secs), unit="writes/s", queries=streamed)
         row("write", system, name, "round_trip", queries=single, **summary_us(lat))
+        row("batch_write", system, name, "streamed", value=round(batch_points / batch_secs), unit="points/s",
+            queries=len(bs), plan_detail=f"{len(bs)} batches of {BATCH:,} records")
         table.append(("write", system, name, f"{streamed / secs:,.0f}/s", f"{summary_us(lat)['p50_us']} µs"))
+        log(table[-1])
+        table.append(("batch write", system, name, f"{batch_points / batch_secs:,.0f} points/s", f"batches of {BATCH:,}"))
         log(table[-1])
 
     for policy in [None, "always", "everysec", "no"]:
         s = start_scout(args.scout, ["--state", str(work / f"scout-{policy}"), "--fsync", policy] if policy else [])
         measure("scout", f"fsync {policy}" if policy else "no state",
                 lambda ws: stream_writes(s, (scout_upsert(w) for w in ws)), lambda w: s.ask(scout_upsert(w)),
-                lambda: s.close(600))
+                lambda: s.close(600), lambda bs: stream_writes(s, (scout_batch(b) for b in bs)))
         r = Redis(work / f"redis-{policy}", policy)
         redis_version = redis_version or r.version()
-        measure("redis", f"appendfsync {policy}" if policy else "no AOF", r.stream, r.one, r.stop)
+        measure("redis", f"appendfsync {policy}" if policy else "no AOF", r.stream, r.one, r.stop, r.stream_batches)
 
     # 2. Recovery of `points` records plus a journal of `journal_writes`.
     records = work / "points.jsonl"
