@@ -128,6 +128,37 @@ func verify(_ s: PointSet.Snapshot, against model: [String: GeoPoint], _ rng: in
         #expect(try set.upsert([]) == 0)
     }
 
+    /// A batch past ``PointSet/spatialOrderThreshold`` is stored in spatial order (entries a
+    /// query reads lie together), and the same id twice in it still keeps the later record,
+    /// whichever of the two the spatial order appends first.
+    @Test func aBigBatchIsStoredInSpatialOrderAndTheLaterRecordOfAnIdWins() throws {
+        var rng = SplitMix64(seed: 4242)
+        // Uniform on the sphere: the test's yardstick, steps between neighbours, needs spread-out points.
+        func anywhere(_ rng: inout SplitMix64) -> GeoPoint { GeoPoint(lat: asin(rng.uniform(-1, 1)) * 180 / .pi, lon: rng.uniform(-180, 180)) }
+        let set = PointSet()
+        try set.upsert((0..<50).map { PointSet.Record(id: "r\($0)", point: anywhere(&rng)) })   // older versions
+        var batch = (0..<4000).map { PointSet.Record(id: "r\($0)", point: anywhere(&rng)) }
+        for _ in 0..<300 {   // the same id again, anywhere in the batch
+            batch.insert(PointSet.Record(id: "r\(rng.int(0...3999))", point: anywhere(&rng)), at: rng.int(0...batch.count))
+        }
+        var model: [String: GeoPoint] = [:]
+        for r in batch { model[r.id] = r.point }
+        #expect(try set.upsert(batch) == batch.count)
+        let s = set.snapshot()
+        let live = s.allLive().map { s.entry($0) }
+        #expect(live.count == model.count && s.liveCount == model.count)
+        for e in live { #expect(model[e.id] == e.point, "\(e.id)") }
+        // Neighbouring entries are near one another: far nearer than neighbouring records of the batch.
+        func medianStep(_ points: [GeoPoint]) -> Double {
+            let steps = zip(points, points.dropFirst()).map { Geodesic.distance(lat1: $0.lat, lon1: $0.lon, lat2: $1.lat, lon2: $1.lon) }.sorted()
+            return steps[steps.count / 2]
+        }
+        let stored = s.allLive().filter { $0.index >= 50 }.map { s.entry($0).point }
+        #expect(medianStep(stored) * 20 < medianStep(batch.map(\.point)), "\(medianStep(stored)) against \(medianStep(batch.map(\.point)))")
+        let problems = verify(s, against: model, &rng, queries: 40)
+        #expect(problems.isEmpty, "\(problems.prefix(3))")
+    }
+
     /// Readers query while one writer upserts and removes: every reader's answer must equal
     /// the brute force on the same snapshot it queried.
     @Test func readersSeeConsistentSnapshotsDuringWrites() async {
