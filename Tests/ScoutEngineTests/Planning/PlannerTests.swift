@@ -244,12 +244,13 @@ import Testing
             #expect(holdsItsEntries, "a restricted snapshot finds exactly its entries (\(found.count) of \(part.count))")
         }
         #expect(exact(snap, key(0)) == nil, "the first trees gave way to later ones")
-        // Writes: one of key19's points moved (its old entry removed), one new point.
-        try set.upsert([PointSet.Record(id: "p1900", point: GeoPoint(lat: 5, lon: 5)), PointSet.Record(id: "new", point: GeoPoint(lat: 1, lon: 1))])
+        // Writes: one of key19's points moved (its old entry, live[1900], removed), one new point.
+        let moved = snap.id(of: EntryRef(index: live[1_900]))
+        try set.upsert([PointSet.Record(id: moved, point: GeoPoint(lat: 5, lon: 5)), PointSet.Record(id: "new", point: GeoPoint(lat: 1, lon: 1))])
         let next = set.snapshot()
         #expect(exact(next, key(19)) == nil, "a tree answers only for its snapshot")
         let old = try #require(earlier(next, key(19)))
-        let now = next.allLive().map(\.index).filter { ["p1900", "new"].contains(next.id(of: EntryRef(index: $0))) || live[1_901..<2_000].contains($0) }
+        let now = next.allLive().map(\.index).filter { [moved, "new"].contains(next.id(of: EntryRef(index: $0))) || live[1_901..<2_000].contains($0) }
         let carried = try #require(old.carried(to: next, added: now.filter { $0 >= 2_000 }, count: now.count))
         #expect(carried.view.entries(in: world, where: nil).map(\.index).sorted() == now)
         #expect(carried.base === old.base, "the level was reused, not built again")
@@ -259,7 +260,7 @@ import Testing
         try set.upsert([PointSet.Record(id: "new2", point: GeoPoint(lat: 2, lon: 2))])
         set.remove(ids: ["new"])
         let third = set.snapshot()
-        let now3 = third.allLive().map(\.index).filter { ["p1900", "new2"].contains(third.id(of: EntryRef(index: $0))) || live[1_901..<2_000].contains($0) }
+        let now3 = third.allLive().map(\.index).filter { [moved, "new2"].contains(third.id(of: EntryRef(index: $0))) || live[1_901..<2_000].contains($0) }
         let added3 = now3.filter { $0 >= 2_000 }
         #expect(added3.count == carried.added.count && added3 != carried.added)
         let again = try #require(carried.carried(to: third, added: added3, count: now3.count))
