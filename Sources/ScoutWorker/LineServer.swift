@@ -65,6 +65,9 @@ public struct LineServer {
         self.observer = observer
     }
 
+    /// Bytes of answers a ranking job on one thread writes together.
+    static let rankingWriteBytes = 1 << 20
+
     /// The number of cores this process may use.
     public static var defaultThreads: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
@@ -299,6 +302,20 @@ public struct LineServer {
     /// Answers requests one after another on this thread; the answers to two or more go
     /// out a few at a time (``AnswerBatch``), each within ~0.2 ms of being ready.
     private func answerInTurn(_ requests: ArraySlice<Worker.Parsed>) {
+        // A ranking job: nobody reads an answer before the job ends, so its answers go out a
+        // megabyte at a time from this thread, with no flushing thread to wake for every
+        // answer or two (that cost a one-thread job a tenth more CPU, most of it in futexes).
+        if readOnly && !outbox.holding {
+            var out: [Worker.Response] = [], bytes = 0
+            for p in requests {
+                let response = worker.execute(p, allowWrites: false)
+                bytes += response.line.count + 1
+                out.append(response)
+                if bytes >= LineServer.rankingWriteBytes { write(out); out.removeAll(keepingCapacity: true); bytes = 0 }
+            }
+            write(out)
+            return
+        }
         // Answers held for a commit are not written here at all.
         guard requests.count >= 2, !outbox.holding else {
             for p in requests { emit(worker.execute(p, allowWrites: !readOnly)) }
