@@ -714,12 +714,7 @@ def main() -> int:
                         full["plan_detail"] = "; ".join(x for x in (row.get("plan_detail"), note) if x)
                 rows.append(full)
         # Written after every size, so that a failure at a bigger one keeps the smaller ones.
-        write_partial(rows, versions, args.csv)
-    version_text = "; ".join(f"{p}: {v}" for p, v in versions.items()) + \
-        f"; Python {sys.version.split()[0]}"
-    for r in rows:
-        r["versions"] = version_text
-    write_csv(Path(args.csv), rows, WORKLOAD)
+        write_rows(rows, versions, args.csv)
     log(f"wrote {len(rows)} rows to {args.csv} in {time.monotonic() - started:.0f} s")
     print_table(rows)
     if args.with_filtered:
@@ -733,7 +728,8 @@ def main() -> int:
     return 0
 
 
-def write_partial(rows: list[dict], versions: dict, path: str) -> None:
+def write_rows(rows: list[dict], versions: dict, path: str) -> None:
+    """Writes the rows so far to the CSV at `path`, each with every system's version."""
     text = "; ".join(f"{p}: {v}" for p, v in versions.items()) + f"; Python {sys.version.split()[0]}"
     write_csv(Path(path), [dict(r, versions=text) for r in rows], WORKLOAD)
 

@@ -299,12 +299,12 @@ public struct LineServer {
         done.wait()
     }
 
-    /// Answers requests one after another on this thread; the answers to two or more go
-    /// out a few at a time (``AnswerBatch``), each within ~0.2 ms of being ready.
+    /// Answers requests one after another on this thread. A server's answers to two or more
+    /// go out a few at a time (``AnswerBatch``), each within ~0.2 ms of being ready; a
+    /// ranking job's, ``rankingWriteBytes`` at a time from this thread.
     private func answerInTurn(_ requests: ArraySlice<Worker.Parsed>) {
-        // A ranking job: nobody reads an answer before the job ends, so its answers go out a
-        // megabyte at a time from this thread, with no flushing thread to wake for every
-        // answer or two (that cost a one-thread job a tenth more CPU, most of it in futexes).
+        // A ranking job: nobody reads an answer before the job ends, so no flushing thread is
+        // woken for every answer or two.
         if readOnly && !outbox.holding {
             var out: [Worker.Response] = [], bytes = 0
             for p in requests {

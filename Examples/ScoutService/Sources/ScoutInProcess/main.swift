@@ -96,23 +96,25 @@ func answer(_ r: Request) -> SearchResult {
     }
 }
 
+/// Which of the four query types a request is (nearest, radius, box, polygon).
+func queryType(_ r: Request) -> Int {
+    switch r {
+    case .nearest: return 0
+    case .search(let q):
+        switch q.area {
+        case .radius: return 1
+        case .box: return 2
+        default: return 3
+        }
+    }
+}
+
 // Runs of one query type, in the file's order: warm-up, then timed.
 var first = 0
 var output = ""
 while first < requests.count {
     var end = first + 1
-    func type(_ r: Request) -> Int {
-        switch r {
-        case .nearest: return 0
-        case .search(let q):
-            switch q.area {
-            case .radius: return 1
-            case .box: return 2
-            default: return 3
-            }
-        }
-    }
-    while end < requests.count && type(requests[end]) == type(requests[first]) { end += 1 }
+    while end < requests.count && queryType(requests[end]) == queryType(requests[first]) { end += 1 }
     var results = 0
     for r in requests[first..<end] { results &+= answer(r).hits.count }
     for r in requests[first..<end] {
