@@ -53,17 +53,6 @@ step "search quality"
 # fsync policy; full run: --kills 100).
 python3 scripts/crash_test.py --scout "$(swift build --show-bin-path)/scout" --kills 3 | tail -n 1
 step "crash test"
-# scout serve --source against a private PostgreSQL 15 + PostGIS 3 (docs/operations.md); ~20 s.
-python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > .build/source-test.log 2>&1 \
-  || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
-grep "^source_test: \(lag\|passed\)" .build/source-test.log
-step "source test"
-# The Swift tests start here, beside the notebooks, the end of the learning simulation, the
-# fuzz run and the examples (much of their time is waiting on processes), and are collected
-# last. The source test runs before them: its visibility bound (1 s) is not measured beside
-# two cores of tests.
-swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1 &
-swift_tests=$!
 # The notebooks at small size (10k points in every peer, a few days of simulation): any failing cell fails.
 bash scripts/notebooks_venv.sh
 if ! .build-notebooks/venv/bin/python scripts/run_notebooks.py --size small --scout "$(swift build --show-bin-path)/scout" \
@@ -76,6 +65,15 @@ wait "$learning"
 [ "$(cat .build/learning.rc)" = 0 ] || { tail -n 30 .build/learning.log; echo "test.sh: the learning simulation failed" >&2; exit 1; }
 grep -E "^(new dog|60 days|this or that|refit|evaluate)" .build/learning.log
 step "learning"
+# scout serve --source against a private PostgreSQL 15 + PostGIS 3 (docs/operations.md); ~20 s.
+python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > .build/source-test.log 2>&1 \
+  || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
+grep "^source_test: \(lag\|passed\)" .build/source-test.log
+step "source test"
+# The Swift tests start here, beside the end of the fuzz run and the examples (a light
+# process each), and are collected last.
+swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1 &
+swift_tests=$!
 wait "$background" || { tail -n 20 .build/fuzz.log; echo "test.sh: a fuzz target failed (.build/fuzz.log)" >&2; exit 1; }
 tail -n 6 .build/fuzz.log
 step "fuzz"
