@@ -30,7 +30,8 @@
 //   scout                 the command-line executable
 //
 // Products: a service depends on `Scout` (and on `ScoutSource` to follow PostgreSQL tables);
-// `scout` is the executable. `ScoutInternals` holds
+// `scout` is the executable; `ScoutFuzzProperties` (Fuzz/Properties) holds what the fuzz
+// targets check, for Fuzz/ and for the tests that replay its seeds. `ScoutInternals` holds
 // every module up to ScoutWorker one by one (not ScoutState, ScoutSource) for the project's own Benchmarks/ and Fuzz/ packages, which reach
 // lower layers (ScoutIndex, ScoutGeometry, ScoutJSON, ScoutCatalogJSON, ScoutRecommendJSON,
 // ScoutWorker) directly: no stability promise, not for services.
@@ -47,6 +48,9 @@ let package = Package(
             "ScoutCatalogJSON", "ScoutSolar", "ScoutRecommend", "ScoutRecommendJSON", "ScoutEngine", "ScoutRanking",
             "ScoutWorker"]),
         .executable(name: "scout", targets: ["scout"]),
+        // The properties the fuzz targets of the project's own Fuzz/ package check (the root's
+        // tests replay the committed seeds and regressions through them): not for services.
+        .library(name: "ScoutFuzzProperties", targets: ["ScoutFuzzProperties"]),
     ],
     dependencies: [
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
@@ -109,6 +113,10 @@ let package = Package(
                                                    .product(name: "Logging", package: "swift-log")]),
 
         .target(name: "ScoutTestSupport", dependencies: ["ScoutCore", "ScoutGeodesy"], path: "Tests/ScoutTestSupport"),
+        .target(name: "ScoutFuzzProperties", dependencies: [
+            "ScoutCore", "ScoutJSON", "ScoutTime", "ScoutGeometry", "ScoutCatalog", "ScoutEngine", "ScoutRecommend", "ScoutRecommendJSON",
+            "ScoutWorker"], path: "Fuzz/Properties"),
+        .testTarget(name: "ScoutFuzzTests", dependencies: ["ScoutFuzzProperties", "ScoutJSON", "ScoutTestSupport"]),
         .testTarget(name: "ScoutSolarTests", dependencies: ["ScoutSolar", "ScoutTime", "ScoutTestSupport"]),
         .testTarget(name: "ScoutScheduleTests", dependencies: [
             "ScoutSchedule", "ScoutRecommendJSON", "ScoutTime", "ScoutJSON", "ScoutTestSupport",

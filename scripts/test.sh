@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: set-up check, data checks, the Spark job against scout rank, the examples
-# package, short fuzz runs, then the Swift test suite in its short form (last, so its summary
-# closes the output; `scripts/test_full.sh` runs the long property tests at full size).
+# package, then the Swift test suite in its short form (last, so its summary closes the output;
+# `scripts/test_full.sh` runs the long property tests at full size). The suite's short form of
+# fuzzing replays every committed fuzz seed and regression through the fuzz targets' checks
+# (Tests/ScoutFuzzTests); `scripts/fuzz.sh` builds the libFuzzer targets and fuzzes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Each step's end is stamped with the time since the start (minutes:seconds), for the CI log.
@@ -22,14 +24,11 @@ step "swift build"
 wait "$time_zones" || { tail -n 20 .build/time-zones.log; echo "test.sh: building data/timezones.bin failed" >&2; exit 1; }
 tail -n 1 .build/time-zones.log
 step "time-zone data"
-# The Examples/ package (a separate build, about 3 min) and then the fuzz targets compile
-# while the Spark, crash, notebook and source tests (mostly waiting on Java, PostgreSQL and
-# processes) run; each fuzz target then replays its regressions and fuzzes for 5 s, built
-# without optimisation (docs/fuzzing.md; the long runs use release builds). The examples
-# run after those tests.
-( bash scripts/examples_test.sh --build-only > .build/examples-build.log 2>&1; echo $? > .build/examples-build.rc
-  FUZZ_CONFIGURATION=debug bash scripts/fuzz.sh 3 > .build/fuzz.log 2>&1 ) &
-background=$!
+# The Examples/ package (a separate build, about 3 min) compiles while the Spark, crash,
+# notebook and source tests (mostly waiting on Java, PostgreSQL and processes) run; the
+# examples run after those tests.
+( bash scripts/examples_test.sh --build-only > .build/examples-build.log 2>&1; echo $? > .build/examples-build.rc ) &
+examples_build=$!
 if ! python3 scripts/spark_test.py --scout "$(swift build --show-bin-path)/scout" > .build/spark-test.log 2>&1; then
   tail -n 60 .build/spark-test.log; echo "test.sh: the Spark test failed" >&2; exit 1
 fi
@@ -70,13 +69,10 @@ python3 scripts/source_test.py --scout "$(swift build --show-bin-path)/scout" > 
   || { tail -n 40 .build/source-test.log; echo "test.sh: the PostgreSQL source test failed" >&2; exit 1; }
 grep "^source_test: \(lag\|passed\)" .build/source-test.log
 step "source test"
-# The Swift tests start here, beside the end of the fuzz run and the examples (a light
-# process each), and are collected last.
+# The Swift tests start here, beside the examples (a light process), and are collected last.
 swift test --skip-build --parallel --num-workers 2 > .build/swift-test.log 2>&1 &
 swift_tests=$!
-wait "$background" || { tail -n 20 .build/fuzz.log; echo "test.sh: a fuzz target failed (.build/fuzz.log)" >&2; exit 1; }
-tail -n 6 .build/fuzz.log
-step "fuzz"
+wait "$examples_build" || true
 # Examples/: a package outside Scout's that depends on `Scout` and imports nothing else (the README's
 # library section), and a Hummingbird 2 service that embeds Scout, driven over HTTP on loopback.
 [ "$(cat .build/examples-build.rc)" = 0 ] || { tail -n 40 .build/examples-build.log; echo "test.sh: the examples did not build" >&2; exit 1; }

@@ -12,9 +12,10 @@ import Testing
 
     static func package() throws -> PackageManifest { try manifest.get() }
 
-    /// The targets whose sources ship: everything but test targets and test support.
+    /// The targets whose sources ship: everything but test targets, test support (`Tests/`)
+    /// and the fuzz targets' properties (`Fuzz/`).
     static func shippedTargets() throws -> [PackageManifest.Target] {
-        try package().targets.filter { $0.kind != "testTarget" && !$0.path.hasPrefix("Tests/") }
+        try package().targets.filter { $0.kind != "testTarget" && !$0.path.hasPrefix("Tests/") && !$0.path.hasPrefix("Fuzz/") }
     }
 
     @Test func manifestParses() throws {

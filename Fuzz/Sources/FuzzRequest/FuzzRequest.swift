@@ -1,70 +1,18 @@
 import FuzzDriver
-import FuzzSupport
-import ScoutEngine
-import ScoutJSON
-import ScoutWorker
+import ScoutFuzzProperties
 
-/// The engine read-only inputs run against: built once (reference data + sample records).
-let sharedWorker = Worker(engine: FuzzSupport.makeEngine(), recommender: FuzzSupport.reference.recommender)
-
-/// libFuzzer entry: each line of the input is one request to `Worker.respond(to:)`.
-///
-/// The worker promises never to crash on input and always to answer one line: a JSON
-/// object with `"ok"` (a boolean) and the request's `id`; and a read-only request asked
-/// twice answers the same bytes (the region cache, the text index cache and the CRS pool
-/// must not show in answers). Inputs that write (`upsert`,
-/// `remove`) run on a fresh engine so that every input replays the same way alone.
-/// `load` requests are skipped: they read files named by the input (a fuzzer could name
-/// `/dev/zero`), which says nothing about the worker.
+/// libFuzzer entry: each line of the input is one request to `Worker.respond(to:)`, which must
+/// answer one well-formed line, the same twice for a read-only request
+/// (``FuzzProperties/workerRequests(_:)``). A broken property stops the process, which
+/// libFuzzer reports and saves as a crash.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = fuzzInput(data, size)
-    let lines = input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    var requests: [(line: ArraySlice<UInt8>, readOnly: Bool, id: JSONValue?)] = []
-    var writes = false
-    for line in lines where !line.isEmpty {
-        // The harness reads the line itself (a valid object's op and id); the worker's own
-        // reading is what is under test.
-        let object = (try? JSONReader.parse(Array(line))).flatMap { $0.members != nil ? $0 : nil }
-        if object?["op"]?.string == "load" { continue }
-        let readOnly = sharedWorker.isReadOnly(line)
-        if !readOnly { writes = true }
-        requests.append((line, readOnly, object.map { $0["id"] ?? .null }))
-    }
-    let worker = writes ? Worker(engine: FuzzSupport.makeEngine(), recommender: FuzzSupport.reference.recommender) : sharedWorker
-    for r in requests {
-        let response = worker.respond(to: r.line)
-        check(response, sentID: r.id)
-        // Same request, same engine, same answer, byte for byte (caches must not show).
-        if r.readOnly, worker.respond(to: r.line) != response {
-            fatalError("a read-only request answered differently the second time")
-        }
+    do throws(PropertyViolation) {
+        try FuzzProperties.workerRequests(fuzzInput(data, size))
+    } catch {
+        fatalError(error.description)
     }
     return 0
-}
-
-/// One line, a JSON object, `"ok"` a boolean, `"id"` present; an ok response echoes the
-/// request's id (`sentID`: the id of a line that is a JSON object, `nil` otherwise).
-func check(_ response: [UInt8], sentID: JSONValue?) {
-    guard !response.contains(UInt8(ascii: "\n")), !response.contains(UInt8(ascii: "\r")) else {
-        fatalError("the response is more than one line")
-    }
-    let value: JSONValue
-    do throws(JSONParseError) {
-        value = try JSONReader.parse(response)
-    } catch {
-        fatalError("the response is not valid JSON: \(error)")
-    }
-    guard case .bool(let ok)? = value["ok"] else { fatalError("the response has no boolean \"ok\"") }
-    guard let id = value["id"] else { fatalError("the response has no \"id\"") }
-    if ok {
-        guard let sentID, id == sentID else { fatalError("an ok response whose id is not the request's") }
-        guard value["result"] != nil else { fatalError("an ok response without \"result\"") }
-    } else {
-        guard let e = value["error"], e["code"]?.string != nil, e["message"]?.string != nil else {
-            fatalError("an error response without error.code and error.message")
-        }
-    }
 }
 
 /// The process entry point (SwiftPM links `main` to it): libFuzzer's driver over ``fuzz(_:_:)``.
@@ -72,9 +20,9 @@ func check(_ response: [UInt8], sentID: JSONValue?) {
 public func fuzzRequestMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
     // Built before the first input, so that libFuzzer's per-input leak check does not see
     // the shared engine as memory that input allocated.
-    _ = sharedWorker
+    _ = FuzzProperties.sharedWorker
     // The gazetteer's name index is built on the first place lookup (seconds in a build
     // without optimisation under ASan): built here, so no input's timeout pays for it.
-    _ = sharedWorker.respond(to: ArraySlice(#"{"op":"place","name":"Galway"}"#.utf8))
+    _ = FuzzProperties.sharedWorker.respond(to: ArraySlice(#"{"op":"place","name":"Galway"}"#.utf8))
     return runLibFuzzer(argc, argv, fuzz)
 }

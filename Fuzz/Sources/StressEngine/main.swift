@@ -1,5 +1,5 @@
 import Dispatch
-import FuzzSupport
+import ScoutFuzzProperties
 import ScoutJSON
 import ScoutWorker
 #if canImport(Glibc)

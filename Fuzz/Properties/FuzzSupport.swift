@@ -8,14 +8,15 @@ import ScoutRecommendJSON
 import Glibc
 #endif
 
-/// Helpers the fuzz targets share: where the repository is, and a small engine to fuzz.
+/// Helpers the fuzz targets and their replays share: where the repository is, and a small
+/// engine to fuzz.
 public enum FuzzSupport {
-    /// The repository's root: `$SCOUT_ROOT`, else three folders above this file
-    /// (`Fuzz/Sources/FuzzSupport/FuzzSupport.swift`).
+    /// The repository's root: `$SCOUT_ROOT`, else two folders above this file
+    /// (`Fuzz/Properties/FuzzSupport.swift`).
     public static let repositoryRoot: String = {
         if let p = getenv("SCOUT_ROOT") { return String(cString: p) }
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)
+        parts.removeLast(3)
         return parts.joined(separator: "/")
     }()
 
