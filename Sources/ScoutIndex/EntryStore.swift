@@ -88,6 +88,13 @@ struct EntryTable: Sendable {
         return x.pointee.id.utf8.lexicographicallyPrecedes(y.pointee.id.utf8)
     }
 
+    /// Whether entry `i`'s id is `id` (`String ==`), read in place.
+    @inline(__always)
+    func idEquals(_ i: Int32, _ id: String) -> Bool {
+        let i = Int(i)
+        return (chunks[i >> EntryChunk.shift].entries + (i & EntryChunk.mask)).pointee.id == id
+    }
+
     /// The position of entry `i`, read without copying its id or payload.
     @inline(__always)
     func position(_ i: Int32) -> (lon: Double, lat: Double) {

@@ -73,10 +73,12 @@ extension PointSet {
             }
         }
         if liveSlots != w.liveCount { p.append("\(liveSlots) live slots, \(w.liveCount) live") }
-        if w.idsPending && !w.ids.isEmpty { p.append("an id map of \(w.ids.count) while it is pending") }
-        for (id, e) in w.ids {
-            if Int(e) >= w.entryCount || e < 0 { p.append("id \(id) → \(e), past \(w.entryCount)"); break }
-            if table.entry(e).id != id { p.append("id \(id) → entry \(e) of id \(table.entry(e).id)"); break }
+        if w.idsPending && w.ids.count > 0 { p.append("an id map of \(w.ids.count) while it is pending") }
+        for (tag, e) in w.ids.pairs {
+            if Int(e) >= w.entryCount || e < 0 { p.append("a slot of the id map → \(e), past \(w.entryCount)"); break }
+            let id = table.entry(e).id
+            if IdMap.tag(id) != tag { p.append("id \(id) → entry \(e) under another id's hash"); break }
+            if w.ids.entry(of: id, in: table) != e { p.append("id \(id) → entry \(e), but a lookup finds \(String(describing: w.ids.entry(of: id, in: table)))"); break }
             if table.removedAt(e) != EntryChunk.never { p.append("id \(id) → removed entry \(e)"); break }
         }
         for (i, l) in w.levels.enumerated() {

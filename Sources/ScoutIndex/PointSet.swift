@@ -57,7 +57,7 @@ public final class PointSet: Sendable {
         /// How many removals ``removals`` holds (every chunk but the last is full).
         var removalCount: Int { removals.last.map { (removals.count - 1) * RemovalChunk.capacity + $0.count } ?? 0 }
         var bufferStart = 0
-        var ids: [String: Int32] = [:]
+        var ids = IdMap()
         /// A restored set builds `ids` at its first write (``resolveIds(_:)``): until then
         /// it is empty, and every entry slot holds a live point.
         var idsPending = false
@@ -156,9 +156,8 @@ public final class PointSet: Sendable {
             // Compaction keeps entryCount below 2 × live + slack + a merge's worth of writes.
             precondition(w.entryCount + records.count <= Int(Int32.max), "PointSet: more than 2^31 entry slots")
             w.epoch += 1
-            // Grow the id map once for a big batch, geometrically so small batches stay cheap.
-            let need = w.ids.count + records.count
-            if need > w.ids.capacity { w.ids.reserveCapacity(max(need, 2 * w.ids.capacity)) }
+            // Grow the id map once for a big batch (it grows geometrically, so small batches stay cheap).
+            w.ids.reserve(w.ids.count + records.count)
             var newChunks = w.chunks
             // A big batch is appended in spatial order, so that the entries one query reads
             // lie together in memory; `order[k]` is the batch position of the k-th appended.
@@ -171,11 +170,11 @@ public final class PointSet: Sendable {
                 // Append first, so that a version this batch replaces lies in a chunk we hold.
                 appendEntry(Entry(id: r.id, lon: r.point.lon, lat: r.point.lat, payload: r.payload), to: &newChunks)
                 // One probe of the id map: insert, and learn the version this one replaces.
-                if let old = w.ids.updateValue(index, forKey: r.id) {
-                    let table = EntryTable(chunks: newChunks, count: w.entryCount + 1)
+                let table = EntryTable(chunks: newChunks, count: w.entryCount + 1)
+                if let old = w.ids.set(r.id, to: index, in: table) {
                     if let order, Int(old) >= batchStart, Int(order[Int(old) - batchStart]) > j {
                         // An id twice in a reordered batch: the later record in the batch wins.
-                        w.ids[r.id] = old
+                        w.ids.set(r.id, to: old, in: table)
                         table.markRemoved(index, epoch: w.epoch)
                         Self.countRemoval(of: index, in: &w)
                     } else {
@@ -241,7 +240,7 @@ public final class PointSet: Sendable {
             w.epoch += 1
             let table = EntryTable(chunks: w.chunks, count: w.entryCount)
             for id in ids {
-                guard let old = w.ids.removeValue(forKey: id) else { continue }
+                guard let old = w.ids.remove(id, in: table) else { continue }
                 table.markRemoved(old, epoch: w.epoch)
                 removed += 1
                 Self.countRemoval(of: old, in: &w)
@@ -261,8 +260,9 @@ public final class PointSet: Sendable {
     public func entry(id: String) -> Entry? {
         writer.withLock { w in
             Self.resolveIds(&w)
-            guard let index = w.ids[id] else { return nil }
-            return EntryTable(chunks: w.chunks, count: w.entryCount).entry(index)
+            let table = EntryTable(chunks: w.chunks, count: w.entryCount)
+            guard let index = w.ids.entry(of: id, in: table) else { return nil }
+            return table.entry(index)
         }
     }
 
@@ -303,8 +303,8 @@ public final class PointSet: Sendable {
     static func resolveIds(_ w: inout WriterState) {
         guard w.idsPending else { return }
         let table = EntryTable(chunks: w.chunks, count: w.entryCount)
-        var ids = [String: Int32](minimumCapacity: w.entryCount)
-        for i in 0..<w.entryCount { ids[table.entry(Int32(i)).id] = Int32(i) }
+        var ids = IdMap(minimumCapacity: w.entryCount)
+        for i in 0..<w.entryCount { ids.insertNew(table.entry(Int32(i)).id, at: Int32(i)) }
         w.ids = ids
         w.idsPending = false
     }
@@ -385,7 +385,7 @@ public final class PointSet: Sendable {
         let treeCount: Int
         let tree: PackedTree
         /// Id → new number of every entry live at the compaction's epoch.
-        let ids: [String: Int32]
+        let ids: IdMap
         let includesBuffer: Bool
         var count: Int { oldNumbers.count }
     }
@@ -405,14 +405,13 @@ public final class PointSet: Sendable {
         }
         var chunks: [EntryChunk] = []
         chunks.reserveCapacity(live.count / EntryChunk.capacity + 1)
-        var ids: [String: Int32] = [:]
-        ids.reserveCapacity(live.count)
+        var ids = IdMap(minimumCapacity: live.count)
         var lons: [Double] = [], lats: [Double] = []
         lons.reserveCapacity(treeCount); lats.reserveCapacity(treeCount)
         for (j, old) in live.enumerated() {
             let e = table.entry(old)
             appendEntry(e, to: &chunks)
-            ids[e.id] = Int32(j)
+            ids.insertNew(e.id, at: Int32(j))
             if j < treeCount { lons.append(e.lon); lats.append(e.lat) }
         }
         let tree = PackedTree(entries: Array(0..<Int32(treeCount)), lons: lons, lats: lats)
@@ -435,14 +434,14 @@ public final class PointSet: Sendable {
             let stamp = old.removedAt(c.oldNumbers[j])
             guard stamp != EntryChunk.never else { continue }
             fresh.markRemoved(Int32(j), epoch: stamp)
-            ids.removeValue(forKey: fresh.entry(Int32(j)).id)
+            ids.remove(fresh.entry(Int32(j)).id, in: fresh)
             if j < c.treeCount { removedFromTree += 1 }
         }
         let delta = c.count - tailStart
         for i in tailStart..<w.entryCount {
             let e = old.entry(Int32(i)), stamp = old.removedAt(Int32(i))
             appendEntry(e, removedAt: stamp, to: &chunks)
-            if stamp == EntryChunk.never { ids[e.id] = Int32(i + delta) }
+            if stamp == EntryChunk.never { ids.set(e.id, to: Int32(i + delta), in: EntryTable(chunks: chunks, count: i + delta)) }
         }
         var levels: [Level] = []
         levels.reserveCapacity(w.levels.count - replaced + 1)

@@ -1,0 +1,127 @@
+/// The writer's map from an id to the entry number of its live version.
+///
+/// Open addressing with linear probing, one 8-byte word a slot: the high 32 bits of the id's
+/// hash and the entry number + 1 (0 is an empty slot). The ids themselves are not copied:
+/// a probe compares hashes, and reads an id from the entry store only when they agree. At
+/// most three quarters full, so 11–21 bytes a live point, against about 33 for a
+/// `[String: Int32]` (a 16-byte key and a 4-byte value a bucket).
+///
+/// The hash is Swift's own `String` hash: seeded per process (a caller cannot choose ids that
+/// collide) and equal for ids that compare equal, so ids mean what `String ==` says, as they
+/// did in a dictionary. A slot's home is its hash's low bits, so growing never rehashes an id.
+/// Removal shifts later slots back (no tombstones), so a probe never runs past a gap.
+struct IdMap {
+    /// Live ids in the map.
+    private(set) var count = 0
+    /// `(hash >> 32) << 32 | (entry + 1)`, or 0.
+    private var slots: [UInt64] = []
+
+    /// An empty map.
+    init() {}
+
+    /// An empty map with room for `count` ids without growing.
+    init(minimumCapacity count: Int) { reserve(count) }
+
+    /// Bytes the slots take.
+    var bytes: Int { slots.count * MemoryLayout<UInt64>.stride }
+
+    /// The ids the map holds before it grows.
+    var capacity: Int { slots.count / 4 * 3 }
+
+    /// The tag of `id`: the high 32 bits of its hash (the home slot is the tag's low bits).
+    @inline(__always)
+    static func tag(_ id: String) -> UInt64 { UInt64(UInt(bitPattern: id.hashValue)) >> 32 }
+
+    /// Grows so that `n` ids fit without another growth.
+    mutating func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        var size = 16
+        while size / 4 * 3 < n { size <<= 1 }
+        let old = slots
+        slots = [UInt64](repeating: 0, count: size)
+        let mask = size - 1
+        slots.withUnsafeMutableBufferPointer { s in
+            for word in old where word != 0 {
+                var i = Int(truncatingIfNeeded: word >> 32) & mask
+                while s[i] != 0 { i = (i + 1) & mask }
+                s[i] = word
+            }
+        }
+    }
+
+    /// The entry number of `id`'s live version, if any (`table` holds the entries the map names).
+    func entry(of id: String, in table: EntryTable) -> Int32? {
+        guard count > 0 else { return nil }
+        let (slot, found) = probe(id, tag: Self.tag(id), in: table)
+        return found ? Int32(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1 : nil
+    }
+
+    /// Maps `id` to `entry`; returns the entry it mapped to before, if any. `table` must hold
+    /// the entries the map names (`entry` itself need not be in it).
+    @discardableResult
+    mutating func set(_ id: String, to entry: Int32, in table: EntryTable) -> Int32? {
+        reserve(count + 1)
+        let tag = Self.tag(id)
+        let (slot, found) = probe(id, tag: tag, in: table)
+        let old = found ? Int32(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1 : nil
+        if !found { count += 1 }
+        slots[slot] = tag << 32 | UInt64(UInt32(entry) + 1)
+        return old
+    }
+
+    /// Adds `id`, known not to be in the map, at `entry` (no id is compared: for building a
+    /// map from ids known to be distinct).
+    mutating func insertNew(_ id: String, at entry: Int32) {
+        reserve(count + 1)
+        let tag = Self.tag(id), mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: tag) & mask
+        while slots[i] != 0 { i = (i + 1) & mask }
+        slots[i] = tag << 32 | UInt64(UInt32(entry) + 1)
+        count += 1
+    }
+
+    /// Removes `id`; returns the entry it mapped to, if any.
+    @discardableResult
+    mutating func remove(_ id: String, in table: EntryTable) -> Int32? {
+        guard count > 0 else { return nil }
+        let (slot, found) = probe(id, tag: Self.tag(id), in: table)
+        guard found else { return nil }
+        let old = Int32(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1
+        // Backward shift: each later slot of the run moves into the gap unless its home lies
+        // (cyclically) after the gap and at or before the slot itself.
+        let mask = slots.count - 1
+        var gap = slot, j = slot
+        while true {
+            j = (j + 1) & mask
+            let word = slots[j]
+            if word == 0 { break }
+            let home = Int(truncatingIfNeeded: word >> 32) & mask
+            let stays = gap <= j ? (home > gap && home <= j) : (home > gap || home <= j)
+            if !stays {
+                slots[gap] = word
+                gap = j
+            }
+        }
+        slots[gap] = 0
+        count -= 1
+        return old
+    }
+
+    /// Every (tag, entry) pair, in slot order (for invariant checks).
+    var pairs: [(tag: UInt64, entry: Int32)] {
+        slots.compactMap { $0 == 0 ? nil : ($0 >> 32, Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) - 1) }
+    }
+
+    /// The slot holding `id` (`found`), or the empty slot where it would go.
+    @inline(__always)
+    private func probe(_ id: String, tag: UInt64, in table: EntryTable) -> (slot: Int, found: Bool) {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: tag) & mask
+        while true {
+            let word = slots[i]
+            if word == 0 { return (i, false) }
+            if word >> 32 == tag && table.idEquals(Int32(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1, id) { return (i, true) }
+            i = (i + 1) & mask
+        }
+    }
+}

@@ -1,0 +1,78 @@
+@testable import ScoutIndex
+import ScoutTestSupport
+import Testing
+
+/// The writer's id map against a dictionary: random sets, replacements and removals over small
+/// id pools (so that runs of slots wrap around the table's end and removals shift them back),
+/// each id's entry read back after every step.
+@Suite struct IdMapTests {
+    /// Entries appended as the map is written, as the point set does: each set of an id names
+    /// the entry just appended with that id.
+    struct Store {
+        var chunks: [EntryChunk] = []
+        var count = 0
+        var table: EntryTable { EntryTable(chunks: chunks, count: count) }
+        mutating func append(_ id: String) -> Int32 {
+            appendEntry(Entry(id: id, lon: 0, lat: 0, payload: nil), to: &chunks)
+            count += 1
+            return Int32(count - 1)
+        }
+    }
+
+    @Test(arguments: [3, 17, 200, 5_000])
+    func setsAndRemovalsMatchADictionary(poolSize: Int) {
+        var rng = SplitMix64(seed: UInt64(poolSize))
+        let pool = (0..<poolSize).map { "id-\($0)-" + String(repeating: "x", count: $0 % 23) }
+        var store = Store(), map = IdMap(), model: [String: Int32] = [:]
+        let steps = TestScale.count(short: 6 * poolSize + 400, full: 30 * poolSize + 2_000)
+        for step in 0..<steps {
+            let id = rng.pick(pool)
+            // Mostly writes at first, then mostly removals, then mixed: the map grows, empties
+            // and grows again.
+            let removing = rng.chance(step < steps / 3 ? 0.2 : step < 2 * steps / 3 ? 0.7 : 0.45)
+            if removing {
+                #expect(map.remove(id, in: store.table) == model.removeValue(forKey: id), "step \(step): remove \(id)")
+            } else {
+                let e = store.append(id)
+                #expect(map.set(id, to: e, in: store.table) == model.updateValue(e, forKey: id), "step \(step): set \(id)")
+            }
+            #expect(map.count == model.count)
+            if step % max(1, poolSize / 8) == 0 || poolSize < 50 {
+                for p in pool where map.entry(of: p, in: store.table) != model[p] {
+                    Issue.record("step \(step): \(p) → \(String(describing: map.entry(of: p, in: store.table))), expected \(String(describing: model[p]))")
+                    return
+                }
+            }
+        }
+        #expect(map.capacity >= map.count && map.bytes == map.capacity / 3 * 4 * 8)
+        #expect(map.entry(of: "not-in-the-pool", in: store.table) == nil)
+    }
+
+    /// Ids mean what `String ==` says, as they did in a dictionary: the same letter written
+    /// precomposed or with a combining accent is one id.
+    @Test func canonicallyEquivalentIdsAreOneId() {
+        var store = Store(), map = IdMap()
+        let composed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(map.set(composed, to: store.append(composed), in: store.table) == nil)
+        #expect(map.entry(of: decomposed, in: store.table) == 0)
+        #expect(map.set(decomposed, to: store.append(decomposed), in: store.table) == 0)
+        #expect(map.count == 1)
+        #expect(map.remove(composed, in: store.table) == 1 && map.count == 0)
+    }
+
+    /// A map built from ids known to be distinct (a restore, a compaction) answers as one
+    /// written id by id, and grows past its first size.
+    @Test func insertNewAgreesWithSet() {
+        var store = Store(), built = IdMap(minimumCapacity: 10), written = IdMap()
+        let ids = (0..<1_000).map { "dog-\($0 * 7_919 % 1_000)" }
+        for id in ids {
+            let e = store.append(id)
+            built.insertNew(id, at: e)
+            written.set(id, to: e, in: store.table)
+        }
+        #expect(built.count == 1_000 && built.capacity >= 1_000)
+        for (i, id) in ids.enumerated() {
+            #expect(built.entry(of: id, in: store.table) == Int32(i) && written.entry(of: id, in: store.table) == Int32(i))
+        }
+    }
+}
