@@ -232,7 +232,7 @@ import Testing
         var lines: [String] = []
         var bytes = 0
         var i = 0
-        while bytes < 3 << 20 {
+        while bytes < 3 << 19 {   // 1.5 MiB: two blocks
             let line: String
             switch rng.int(0...9) {
             case 0: line = "{not json \(i) " + String(repeating: "x", count: rng.int(0...300))
