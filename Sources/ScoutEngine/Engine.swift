@@ -465,7 +465,7 @@ public final class Engine: Sendable {
             distance[k] = d
             prefix[k] = Engine.idPrefix(e.id)
             ids.append(e.id)
-            if let names { nameKeys.append(names.name(r.index) ?? "") }
+            if let names { nameKeys.append(names.name(r.index)) }
         }
         // Constants from here on: the comparator captures them without exclusivity checks.
         let first = primary, second = secondary, idKey = prefix, byName = nameKeys, idOf = ids, hasNames = names != nil

@@ -97,7 +97,7 @@ public struct PointRecord: Sendable {
 /// What the index keeps with each point besides its position: the record's other fields
 /// and its typed form, and fields the engine derives from other records (a shelter's
 /// `animals`), which answers carry but which are never journalled or written to a snapshot.
-final class RecordPayload: PointPayload {
+final class RecordPayload: PointPayload, @unchecked Sendable {   // every stored property is an immutable Sendable value
     let fields: [(String, JSONValue)]
     let record: CatalogRecord
     let derived: [(String, JSONValue)]

@@ -259,11 +259,11 @@ extension SnapshotFile {
         /// catalogue. Both absent: typed kinds validate each record from no fields, untyped
         /// ones have no payloads (an empty array).
         func decodedPayloads(count n: Int, _ offsetSection: Section?, _ fieldSection: Section?,
-                             what: (Int) -> String) throws(ScoutError) -> [(any PointPayload)?] {
+                             what: (Int) -> String) throws(ScoutError) -> [PointPayload?] {
             switch (offsetSection, fieldSection) {
             case (nil, nil):
                 guard typed else { return [] }
-                var out: [(any PointPayload)?] = []
+                var out: [PointPayload?] = []
                 out.reserveCapacity(n)
                 for i in 0..<n { out.append(try payload(kind: kind, fields: [], catalog: catalog, what: what(i), fail: fail)) }
                 return out
@@ -370,17 +370,17 @@ extension SnapshotFile {
 
     /// The results of the two halves of ``decodeFields``, each written by one thread only.
     private final class FieldWork: @unchecked Sendable {
-        var halves: [Result<[(any PointPayload)?], BadId>?] = [nil, nil]
+        var halves: [Result<[PointPayload?], BadId>?] = [nil, nil]
     }
 
     /// Every point's payload from its field span (spans already checked): JSON parsed and,
     /// for typed kinds, the record validated — on two threads for big kinds. The first bad
     /// point (lowest index) is the error.
     private static func decodeFields(kind: String, typed: Bool, count n: Int, offsets: UnsafeRawBufferPointer,
-                                     bytes: UnsafeRawBufferPointer, catalog: Catalog) -> Result<[(any PointPayload)?], BadId> {
+                                     bytes: UnsafeRawBufferPointer, catalog: Catalog) -> Result<[PointPayload?], BadId> {
         let shared = SharedBytes(offsets: offsets, bytes: bytes)
-        @Sendable func decode(_ range: Range<Int>) -> Result<[(any PointPayload)?], BadId> {
-            var out: [(any PointPayload)?] = []
+        @Sendable func decode(_ range: Range<Int>) -> Result<[PointPayload?], BadId> {
+            var out: [PointPayload?] = []
             out.reserveCapacity(range.count)
             for i in range {
                 let start = Int(shared.offsets.le64(8 * i)), end = Int(shared.offsets.le64(8 * (i + 1)))

@@ -1,8 +1,14 @@
 import ScoutCore
 import Synchronization
 
-/// Data a caller keeps with a point: a class, so that entries stay small and reads cheap.
-public protocol PointPayload: AnyObject, Sendable {}
+/// Data a caller keeps with a point: subclass it. A class, not a protocol, so that an entry
+/// holds one 8-byte reference (an existential would take 16: the object and a witness table)
+/// and reads stay cheap. Subclasses must be immutable once stored: readers on any thread see
+/// the same object.
+open class PointPayload: @unchecked Sendable {
+    /// A payload with nothing in it (subclasses add their fields).
+    public init() {}
+}
 
 /// One stored point: its id, position and payload.
 public struct Entry: Sendable {
@@ -13,7 +19,7 @@ public struct Entry: Sendable {
     /// Latitude in degrees.
     public let lat: Double
     /// Whatever the caller keeps with the point.
-    public let payload: (any PointPayload)?
+    public let payload: PointPayload?
 
     /// The position as a ``GeoPoint``.
     @inlinable public var point: GeoPoint { GeoPoint(lat: lat, lon: lon) }

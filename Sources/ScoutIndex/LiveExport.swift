@@ -15,13 +15,13 @@ public struct LiveExport: Sendable {
     /// `[lon0, lat0, lon1, lat1, …]` in tree order.
     public var coords: [Double]
     /// Each point's payload, in tree order; empty when no point has one.
-    public var payloads: [(any PointPayload)?]
+    public var payloads: [PointPayload?]
 
     /// Number of points.
     public var count: Int { ids.count }
 
     /// Wraps arrays in tree order (checked by ``PointSet/init(restoring:)``, not here).
-    public init(ids: [String], coords: [Double], payloads: [(any PointPayload)?]) {
+    public init(ids: [String], coords: [Double], payloads: [PointPayload?]) {
         self.ids = ids
         self.coords = coords
         self.payloads = payloads
@@ -61,7 +61,7 @@ extension PointSet.Snapshot {
             }
             tree = PackedTree(entries: refs, lons: lons, lats: lats)
         }
-        var ids: [String] = [], payloads: [(any PointPayload)?] = []
+        var ids: [String] = [], payloads: [PointPayload?] = []
         ids.reserveCapacity(tree.count); payloads.reserveCapacity(tree.count)
         for e in tree.entries {
             let entry = s.table.entry(e)

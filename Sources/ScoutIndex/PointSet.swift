@@ -130,9 +130,9 @@ public final class PointSet: Sendable {
         /// Position; must be valid.
         public var point: GeoPoint
         /// Caller's data.
-        public var payload: (any PointPayload)?
+        public var payload: PointPayload?
         /// Creates a record.
-        public init(id: String, point: GeoPoint, payload: (any PointPayload)? = nil) {
+        public init(id: String, point: GeoPoint, payload: PointPayload? = nil) {
             self.id = id
             self.point = point
             self.payload = payload

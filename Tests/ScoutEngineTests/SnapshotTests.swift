@@ -194,7 +194,7 @@ import Testing
     /// The error of loading these bytes as a snapshot (`nil` if they load).
     static func loadError(_ bytes: [UInt8], privacy: LocationPrivacy = .exact, name: String = "damaged") -> ScoutError? {
         let path = directory + "/\(name)-\(UInt64.random(in: 0...UInt64.max)).snap"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do throws(ScoutError) {
             _ = try Engine(snapshot: path, privacy: privacy)
@@ -690,7 +690,7 @@ extension SnapshotTests {
         let v1 = image.bytes
         #expect(Self.loadError(v1) == nil)
         let v1Path = Self.directory + "/v1.snap"
-        FileManager.default.createFile(atPath: v1Path, contents: Data(v1))
+        #expect(FileManager.default.createFile(atPath: v1Path, contents: Data(v1)))
         let copy = try Engine(snapshot: v1Path, privacy: .exact)
         #expect(copy.kinds == original.kinds && copy.stats().map(\.count) == original.stats().map(\.count))
         #expect(copy.catalog.breeds.breeds.count == original.catalog.breeds.breeds.count && copy.catalog.breeds.aliases.isEmpty)

@@ -9,7 +9,7 @@ import Testing
 /// it was exported from, keeps every invariant, and refuses an export that could crash a
 /// query or answer wrongly.
 @Suite struct RestoreTests {
-    final class Tag: PointPayload { let n: Int; init(_ n: Int) { self.n = n } }
+    final class Tag: PointPayload, @unchecked Sendable { let n: Int; init(_ n: Int) { self.n = n } }
 
     static func answers(_ s: PointSet.Snapshot, _ c: GeoPoint, _ r: Double, _ box: GeoBox) -> [String] {
         s.entries(in: box).map { s.id(of: $0) }.sorted()
