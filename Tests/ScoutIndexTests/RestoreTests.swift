@@ -71,6 +71,13 @@ import Testing
         }
         refused({ $0.ids[7] = $0.ids[3] }, "twice")
         refused({ $0.ids[0] = "" }, "non-empty")
+        // The last ids too (the check hashes ids ahead of the one it is at).
+        refused({ $0.ids[499] = $0.ids[0] }, "twice")
+        refused({ $0.ids[499] = "" }, "non-empty")
+        var tail = good
+        tail.ids[498] = tail.ids[497]
+        #expect(throws: ScoutError.self) { try PointSet(restoring: tail) }
+        do throws(ScoutError) { _ = try PointSet(restoring: tail) } catch { #expect(error.path == "points[498].id", "\(error)") }
         refused({ $0.coords[11] = .nan }, "valid longitude/latitude")
         refused({ $0.coords[10] = 181 }, "valid longitude/latitude")
         refused({ $0.coords.removeLast() }, "do not match")
