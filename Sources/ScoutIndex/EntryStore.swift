@@ -94,6 +94,13 @@ struct EntryTable: Sendable {
         return x.pointee.id.utf8.lexicographicallyPrecedes(y.pointee.id.utf8)
     }
 
+    /// Entry `i`'s id, read without copying its position or payload.
+    @inline(__always)
+    func id(_ i: Int32) -> String {
+        let i = Int(i)
+        return (chunks[i >> EntryChunk.shift].entries + (i & EntryChunk.mask)).pointee.id
+    }
+
     /// Whether entry `i`'s id is `id` (`String ==`), read in place.
     @inline(__always)
     func idEquals(_ i: Int32, _ id: String) -> Bool {

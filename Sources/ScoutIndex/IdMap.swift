@@ -1,3 +1,5 @@
+import CIntrinsics
+
 /// The writer's map from an id to the entry number of its live version.
 ///
 /// Open addressing with linear probing, one 8-byte word a slot: the high 32 bits of the id's
@@ -21,6 +23,40 @@ struct IdMap {
 
     /// An empty map with room for `count` ids without growing.
     init(minimumCapacity count: Int) { reserve(count) }
+
+    /// The map of the entries of `table`, all live and with distinct ids (a restored set, a
+    /// compaction's copy), entry `i` at number `i`. A table past the caches misses at every
+    /// slot, so the hashes are worked out ``lookahead`` entries ahead and their slots
+    /// prefetched, and the misses overlap.
+    ///
+    /// - Complexity: O(n) hash computations and slot writes, no id compared.
+    init(distinctIdsOf table: EntryTable) {
+        let n = table.count
+        reserve(n)
+        let mask = slots.count - 1, ahead = Self.lookahead
+        var tags = [UInt64](repeating: 0, count: ahead)
+        slots.withUnsafeMutableBufferPointer { s in
+            tags.withUnsafeMutableBufferPointer { tags in
+                @inline(__always) func hashAhead(_ i: Int) {
+                    let t = Self.tag(table.id(Int32(i)))
+                    tags[i & (ahead - 1)] = t
+                    scout_prefetch(s.baseAddress! + (Int(truncatingIfNeeded: t) & mask))
+                }
+                for i in 0..<min(n, ahead) { hashAhead(i) }
+                for i in 0..<n {
+                    let t = tags[i & (ahead - 1)]
+                    if i + ahead < n { hashAhead(i + ahead) }
+                    var j = Int(truncatingIfNeeded: t) & mask
+                    while s[j] != 0 { j = (j + 1) & mask }
+                    s[j] = t << 32 | UInt64(UInt32(i) + 1)
+                }
+            }
+        }
+        count = n
+    }
+
+    /// How many entries ahead ``init(distinctIdsOf:)`` hashes and prefetches (a power of two).
+    static let lookahead = 32
 
     /// Bytes the slots take.
     var bytes: Int { slots.count * MemoryLayout<UInt64>.stride }
@@ -67,17 +103,6 @@ struct IdMap {
         if !found { count += 1 }
         slots[slot] = tag << 32 | UInt64(UInt32(entry) + 1)
         return old
-    }
-
-    /// Adds `id`, known not to be in the map, at `entry` (no id is compared: for building a
-    /// map from ids known to be distinct).
-    mutating func insertNew(_ id: String, at entry: Int32) {
-        reserve(count + 1)
-        let tag = Self.tag(id), mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: tag) & mask
-        while slots[i] != 0 { i = (i + 1) & mask }
-        slots[i] = tag << 32 | UInt64(UInt32(entry) + 1)
-        count += 1
     }
 
     /// Removes `id`; returns the entry it mapped to, if any.

@@ -302,10 +302,7 @@ public final class PointSet: Sendable {
     /// - Complexity: O(n) hash insertions, once.
     static func resolveIds(_ w: inout WriterState) {
         guard w.idsPending else { return }
-        let table = EntryTable(chunks: w.chunks, count: w.entryCount)
-        var ids = IdMap(minimumCapacity: w.entryCount)
-        for i in 0..<w.entryCount { ids.insertNew(table.entry(Int32(i)).id, at: Int32(i)) }
-        w.ids = ids
+        w.ids = IdMap(distinctIdsOf: EntryTable(chunks: w.chunks, count: w.entryCount))
         w.idsPending = false
     }
 
@@ -405,15 +402,14 @@ public final class PointSet: Sendable {
         }
         var chunks: [EntryChunk] = []
         chunks.reserveCapacity(live.count / EntryChunk.capacity + 1)
-        var ids = IdMap(minimumCapacity: live.count)
         var lons: [Double] = [], lats: [Double] = []
         lons.reserveCapacity(treeCount); lats.reserveCapacity(treeCount)
         for (j, old) in live.enumerated() {
             let e = table.entry(old)
             appendEntry(e, to: &chunks)
-            ids.insertNew(e.id, at: Int32(j))
             if j < treeCount { lons.append(e.lon); lats.append(e.lat) }
         }
+        let ids = IdMap(distinctIdsOf: EntryTable(chunks: chunks, count: live.count))
         let tree = PackedTree(entries: Array(0..<Int32(treeCount)), lons: lons, lats: lats)
         return Compaction(chunks: chunks, oldNumbers: live, treeCount: treeCount, tree: tree, ids: ids,
                           includesBuffer: end > levelsEnd)

@@ -61,18 +61,17 @@ import Testing
     }
 
     /// A map built from ids known to be distinct (a restore, a compaction) answers as one
-    /// written id by id, and grows past its first size.
-    @Test func insertNewAgreesWithSet() {
-        var store = Store(), built = IdMap(minimumCapacity: 10), written = IdMap()
-        let ids = (0..<1_000).map { "dog-\($0 * 7_919 % 1_000)" }
-        for id in ids {
-            let e = store.append(id)
-            built.insertNew(id, at: e)
-            written.set(id, to: e, in: store.table)
-        }
-        #expect(built.count == 1_000 && built.capacity >= 1_000)
+    /// written id by id, at every size around its lookahead.
+    @Test(arguments: [0, 1, IdMap.lookahead - 1, IdMap.lookahead, IdMap.lookahead + 1, 1_000])
+    func aMapBuiltFromDistinctIdsAgreesWithOneWrittenIdByID(count: Int) {
+        var store = Store(), written = IdMap()
+        let ids = (0..<count).map { "dog-\($0 * 7_919 % max(count, 1))" }
+        for id in ids { written.set(id, to: store.append(id), in: store.table) }
+        let built = IdMap(distinctIdsOf: store.table)
+        #expect(built.count == count && written.count == count && built.capacity >= count)
         for (i, id) in ids.enumerated() {
             #expect(built.entry(of: id, in: store.table) == Int32(i) && written.entry(of: id, in: store.table) == Int32(i))
         }
+        #expect(built.entry(of: "cat-1", in: store.table) == nil)
     }
 }
