@@ -178,9 +178,6 @@ public final class Engine: Sendable {
     /// in typed fields are reported under `fieldPath` when given (a patch's `set`).
     func prepare(_ records: [PointRecord], fieldPath: String? = nil) throws(ScoutError) -> PreparedWrite {
         var out = PreparedWrite()
-        // A kind whose records may or may not have a place can get one id twice in a batch,
-        // once with a place and once without: the last one wins, as within each store.
-        var placedLast: [String: [String: Bool]] = [:]
         for (i, r) in records.enumerated() {
             // Where the record is, for errors only: built when one is thrown.
             func at() -> String { r.source ?? "records[\(i)]" }
@@ -204,8 +201,6 @@ public final class Engine: Sendable {
             }
             let payload: RecordPayload?
             if case .other = typed, r.fields.isEmpty { payload = nil } else { payload = RecordPayload(fields: r.fields, record: typed) }
-            // One record cannot meet itself twice in its batch.
-            if placement == .optional && records.count > 1 { placedLast[kind, default: [:]][r.id] = r.point != nil }
             guard let point = r.point else {
                 out.placeless[kind, default: []].append((r.id, payload))
                 continue
@@ -216,9 +211,15 @@ public final class Engine: Sendable {
             let shown = privacy.hides(kind: kind) ? privacy.shown(point, kind: kind) : point
             out.located[kind, default: []].append(PointSet.Record(id: r.id, point: shown, payload: payload))
         }
-        for (kind, last) in placedLast where out.located[kind] != nil && out.placeless[kind] != nil {
-            out.located[kind]!.removeAll { last[$0.id] == false }
-            out.placeless[kind]!.removeAll { last[$0.id] == true }
+        // A kind whose records may or may not have a place can get one id twice in a batch,
+        // once with a place and once without: the last one wins, as within each store. Only
+        // a kind with records of both sorts in this batch can, so only its records are read
+        // again (a big load of located records builds no table of its ids here).
+        for kind in out.located.keys where out.placeless[kind] != nil {
+            var placedLast: [String: Bool] = [:]
+            for r in records where r.kind.name == kind { placedLast[r.id] = r.point != nil }
+            out.located[kind]!.removeAll { placedLast[$0.id] == false }
+            out.placeless[kind]!.removeAll { placedLast[$0.id] == true }
         }
         return out
     }

@@ -120,6 +120,8 @@ public enum RecordFile {
     public static func csv(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
         var out: [PointRecord] = []
         var columns: [String: Int] = [:]
+        // The columns' positions, looked up once the header is read (kind: Int.max when absent).
+        var idColumn = -1, latColumn = -1, lonColumn = -1, kindColumn = Int.max
         try forEachLine(bytes) { (n, line) throws(ScoutError) in
             if let bad = JSONReader.invalidUTF8Offset(in: line) {
                 throw ScoutError(.parseError, "line \(n): invalid UTF-8 at byte \(bad - line.startIndex + 1)", path: "line \(n)")
@@ -134,11 +136,14 @@ public enum RecordFile {
                 return
             }
             if cells.count == 1 && cells[0].isEmpty { return }
-            func cell(_ name: String) -> String? { columns[name].flatMap { $0 < cells.count ? cells[$0] : nil } }
-            guard let id = cell("id"), !id.isEmpty else { throw ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id") }
-            guard let lat = cell("lat").flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat") }
-            guard let lon = cell("lon").flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon") }
-            let kind = cell("kind").flatMap { $0.isEmpty ? nil : $0 } ?? defaultKind
+            if idColumn < 0 {
+                (idColumn, latColumn, lonColumn, kindColumn) = (columns["id"]!, columns["lat"]!, columns["lon"]!, columns["kind"] ?? Int.max)
+            }
+            func cell(_ column: Int) -> String? { column < cells.count ? cells[column] : nil }
+            guard let id = cell(idColumn), !id.isEmpty else { throw ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id") }
+            guard let lat = cell(latColumn).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat") }
+            guard let lon = cell(lonColumn).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon") }
+            let kind = cell(kindColumn).flatMap { $0.isEmpty ? nil : $0 } ?? defaultKind
             var members: [(String, JSONValue)] = [("id", .string(id)), ("lat", .number(String(lat))), ("lon", .number(String(lon)))]
             if let kind { members.append(("kind", .string(kind))) }
             do throws(ScoutError) {
