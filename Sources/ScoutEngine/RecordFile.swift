@@ -119,31 +119,29 @@ public enum RecordFile {
     /// Parses CSV `id,lat,lon[,kind]` with a header line.
     public static func csv(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
         var out: [PointRecord] = []
-        var columns: [String: Int] = [:]
-        // The columns' positions, looked up once the header is read (kind: Int.max when absent).
-        var idColumn = -1, latColumn = -1, lonColumn = -1, kindColumn = Int.max
+        // The columns' positions, from the header line (kind: Int.max when there is none).
+        var header: (id: Int, lat: Int, lon: Int, kind: Int)?
         try forEachLine(bytes) { (n, line) throws(ScoutError) in
             if let bad = JSONReader.invalidUTF8Offset(in: line) {
                 throw ScoutError(.parseError, "line \(n): invalid UTF-8 at byte \(bad - line.startIndex + 1)", path: "line \(n)")
             }
             let cells = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
                 .map { String(decoding: trimmingBlanks($0), as: UTF8.self) }
-            if columns.isEmpty {
-                for (i, c) in cells.enumerated() { columns[c.lowercased()] = i }
-                for need in ["id", "lat", "lon"] where columns[need] == nil {
+            guard let columns = header else {
+                var named: [String: Int] = [:]
+                for (i, c) in cells.enumerated() { named[c.lowercased()] = i }
+                for need in ["id", "lat", "lon"] where named[need] == nil {
                     throw ScoutError(.invalidRequest, "the CSV header must name the column \(need)", path: "line 1")
                 }
+                header = (named["id"]!, named["lat"]!, named["lon"]!, named["kind"] ?? Int.max)
                 return
             }
             if cells.count == 1 && cells[0].isEmpty { return }
-            if idColumn < 0 {
-                (idColumn, latColumn, lonColumn, kindColumn) = (columns["id"]!, columns["lat"]!, columns["lon"]!, columns["kind"] ?? Int.max)
-            }
             func cell(_ column: Int) -> String? { column < cells.count ? cells[column] : nil }
-            guard let id = cell(idColumn), !id.isEmpty else { throw ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id") }
-            guard let lat = cell(latColumn).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat") }
-            guard let lon = cell(lonColumn).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon") }
-            let kind = cell(kindColumn).flatMap { $0.isEmpty ? nil : $0 } ?? defaultKind
+            guard let id = cell(columns.id), !id.isEmpty else { throw ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id") }
+            guard let lat = cell(columns.lat).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat") }
+            guard let lon = cell(columns.lon).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon") }
+            let kind = cell(columns.kind).flatMap { $0.isEmpty ? nil : $0 } ?? defaultKind
             var members: [(String, JSONValue)] = [("id", .string(id)), ("lat", .number(String(lat))), ("lon", .number(String(lon)))]
             if let kind { members.append(("kind", .string(kind))) }
             do throws(ScoutError) {
