@@ -36,7 +36,8 @@ chance among them). Regret of a day = the oracle's chance - the chance of what w
 
 Phases: `cold` = a new dog, days 1-50 (and 26-50); `history` = days 61-110 of the same dogs
 (each brings 60 days of its own ratings); `pair` = "this or that": two offers a day, the owner
-takes the better of the two 80% of the time, the other otherwise, and rates what was done.
+takes the better of the two 80% of the time, the other otherwise, rates what was done (or not,
+30% of the time) and tells Scout which offer was taken over which (`feedback[].over`).
 """
 from __future__ import annotations
 
@@ -228,8 +229,16 @@ def simulate(scout: str, data: Path, dogs: int, days: int, seed: int, count: int
                 verdict = rate(rng, chance[a])
                 traj.log.append({"type": a, "start": iso(m["now"]), "minutes": acts[a]["minutes"]})
                 traj.yesterday = {"acts": {a}, "cats": {acts[a]["category"]}}
-                if verdict and arm == "explore":
-                    traj.feedback.append({"recommendation": done["id"], "rating": verdict, "at": iso(m["now"] + timedelta(hours=2))})
+                if arm == "explore":
+                    # What the app knows: the rating when the owner gave one, and in "this or
+                    # that" which offer was taken over the other (known even when unrated).
+                    fb = {"recommendation": done["id"], "at": iso(m["now"] + timedelta(hours=2))}
+                    if verdict:
+                        fb["rating"] = verdict
+                    if len(offers) > 1:
+                        fb["over"] = [o["id"] for o in offers if o is not done]
+                    if "rating" in fb or "over" in fb:
+                        traj.feedback.append(fb)
                 if log_path and arm == "explore" and (log_days is None or day < log_days):
                     logged.append({"line": {"request": {k: v for k, v in req.items() if k != "op"},
                                             "offers": [{"id": o["id"], "propensity": o["propensity"]} for o in offers],

@@ -116,34 +116,45 @@ public enum Enjoyment: String, Sendable, CaseIterable {
     case enjoyed, neutral, disliked
 }
 
-/// One piece of enjoyment feedback: a rating of an activity, and of the offer it answers
-/// when the caller names it (then it is learnt in the moment the offer was made).
+/// One piece of enjoyment feedback about an activity the pet did: how much it enjoyed it,
+/// and, in "this or that", which offers of the same answer the owner passed over for it.
+/// When the caller names the offer, it is learnt in the moment the offer was made.
 ///
 /// ```swift
 /// Feedback(activity: "fetch", rating: .enjoyed, at: t)
-/// Feedback(offer: try OfferID.parse(answer.recommendations[0].id.description, …), rating: .disliked, at: t)
+/// Feedback(offer: taken, rating: .disliked, at: t)
+/// Feedback(offer: taken, over: [passed], at: t)    // chosen, not rated (yet)
 /// ```
 public struct Feedback: Sendable, Equatable {
     /// The activity's id in the catalogue.
     public var activity: String
-    /// The verdict.
-    public var rating: Enjoyment
+    /// The verdict; `nil` when the feedback only says what was chosen (``over``).
+    public var rating: Enjoyment?
     /// When it was given.
     public var at: Instant
     /// The moment of the offer it answers; `nil` for a rating without an offer id.
     public var moment: Moment?
+    /// Offers of the same answer the owner passed over for this one: each says the pet was
+    /// expected to enjoy this one more (a comparison, learnt as in Bradley–Terry).
+    public var over: [OfferID]
 
     /// Feedback on an activity, without the offer it answers.
     public init(activity: String, rating: Enjoyment, at: Instant) {
         self.activity = activity
         self.rating = rating
         self.at = at
+        over = []
     }
 
-    /// Feedback on an offer: its activity, read in the moment the offer knew.
-    public init(offer: OfferID, rating: Enjoyment, at: Instant) {
-        self.init(activity: offer.activity, rating: rating, at: at)
+    /// Feedback on an offer: its activity, read in the moment the offer knew, the verdict
+    /// when there is one, and the offers passed over for it (feedback with neither says
+    /// nothing and is not read).
+    public init(offer: OfferID, rating: Enjoyment? = nil, over: [OfferID] = [], at: Instant) {
+        activity = offer.activity
+        self.rating = rating
+        self.at = at
         moment = offer.moment
+        self.over = over
     }
 }
 

@@ -310,15 +310,16 @@ extension Worker {
         return try r.logTypes.read(try e.string(key, maxBytes: 100), path: e.at(key))
     }
 
-    /// `feedback`: `[{"recommendation" or "activity", "rating", "at"}]`: a rating names the
-    /// offer it answers (`recommendations[].id`, then it is learnt in that offer's moment), or
-    /// an activity; with both, they must agree.
+    /// `feedback`: `[{"recommendation" or "activity", "rating", "over", "at"}]`: a rating names
+    /// the offer it answers (`recommendations[].id`, then it is learnt in that offer's moment),
+    /// or an activity; with both, they must agree. `over` lists the offers of the same answer
+    /// passed over for the one taken (it needs `recommendation`); `rating` may then be left out.
     func feedback(_ body: FieldReader, _ r: Recommender) throws(ScoutError) -> [Feedback] {
         var out: [Feedback] = []
         for (i, v) in try body.array("feedback", maxCount: Worker.maximumHistory).enumerated() {
             let e = try FieldReader(v, path: "feedback[\(i)]")
-            try e.checkKnown(["recommendation", "activity", "rating", "at"])
-            let rating = Enjoyment(rawValue: try e.oneOf("rating", Enjoyment.allCases.map(\.rawValue)))!
+            try e.checkKnown(["recommendation", "activity", "rating", "over", "at"])
+            let ratings = Enjoyment.allCases.map(\.rawValue)
             let at = try Instant.parse(try e.string("at", maxBytes: 40), path: e.at("at"))
             if let id = try e.optionalString("recommendation", maxBytes: 120) {
                 let offer = try OfferID.parse(id, catalog: r.catalog, path: e.at("recommendation"))
@@ -326,11 +327,29 @@ extension Worker {
                     throw ScoutError(.invalidRequest, "activity is not the activity of the recommendation (\(offer.activity)); give one of the two",
                                      path: e.at("activity"))
                 }
-                out.append(Feedback(offer: offer, rating: rating, at: at))
+                var over: [OfferID] = []
+                for (j, item) in try e.array("over", maxCount: 9).enumerated() {
+                    guard let text = item.string, text.utf8.count <= 120 else {
+                        throw ScoutError(.invalidRequest, "over must list offer ids (recommendations[].id), not \(item.typeName)", path: e.at("over") + "[\(j)]")
+                    }
+                    let passed = try OfferID.parse(text, catalog: r.catalog, path: e.at("over") + "[\(j)]")
+                    guard passed.activity != offer.activity else {
+                        throw ScoutError(.invalidRequest, "over lists the offers passed over, not the one taken (\(offer.activity))",
+                                         path: e.at("over") + "[\(j)]")
+                    }
+                    over.append(passed)
+                }
+                // A choice alone (the offer taken, not rated yet) needs no rating.
+                let rating = over.isEmpty || e["rating"] != nil ? Enjoyment(rawValue: try e.oneOf("rating", ratings))! : nil
+                out.append(Feedback(offer: offer, rating: rating, over: over, at: at))
             } else {
                 guard e["activity"] != nil else {
                     throw ScoutError(.invalidRequest, "recommendation (an offer's id) or activity is required", path: e.at("recommendation"))
                 }
+                guard e["over"] == nil else {
+                    throw ScoutError(.invalidRequest, "over needs recommendation: the id of the offer taken", path: e.at("over"))
+                }
+                let rating = Enjoyment(rawValue: try e.oneOf("rating", ratings))!
                 out.append(Feedback(activity: try knownActivity(e, r), rating: rating, at: at))
             }
         }

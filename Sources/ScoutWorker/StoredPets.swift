@@ -35,8 +35,9 @@ extension Worker {
             })))
         }
         if missing("feedback") {
-            members.append(("feedback", .array(stored.feedback.map { e in
-                .object([("activity", .string(e.activity)), ("rating", .string(e.rating.rawValue)), ("at", .string(e.at.rfc3339))])
+            // A stored pet's feedback is its care entries' verdicts: every one is rated.
+            members.append(("feedback", .array(stored.feedback.compactMap { e in
+                e.rating.map { .object([("activity", .string(e.activity)), ("rating", .string($0.rawValue)), ("at", .string(e.at.rfc3339))]) }
             })))
         }
         return RequestFields(object: .object(members))

@@ -218,7 +218,7 @@ import Testing
             c.situation.species = Species(rawValue: rng.pick(words))!
             c.situation.breed = nil
             c.log = c.log.enumerated().map { LogEntry(activity: anyPet[$0.offset % anyPet.count], start: $0.element.start, minutes: $0.element.minutes) }
-            c.feedback = c.feedback.enumerated().map { Feedback(activity: anyPet[$0.offset % anyPet.count], rating: $0.element.rating, at: $0.element.at) }
+            c.feedback = c.feedback.enumerated().map { Feedback(activity: anyPet[$0.offset % anyPet.count], rating: $0.element.rating!, at: $0.element.at) }
             let answer = Fixture.recommender.recommendActivities(c.request)
             SafetySweepTests.check(c, answer, seed: seed, oracle: RuleOracle(c.situation), log: &log, stats: &generic)
             let note = c.situation.species.genericNote!

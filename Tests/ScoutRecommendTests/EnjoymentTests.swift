@@ -103,6 +103,30 @@ import Testing
         #expect(abs(Self.enjoyment(plain)["brisk_walk"]! - afterDry) < 0.05)
     }
 
+    /// "This or that": the offer taken over another says the pet was expected to enjoy it
+    /// more. Five puzzle feeders (mental) taken over fetch (physical), none rated: the
+    /// puzzle feeder and, through its category, the other mental work rise; fetch and the
+    /// other physical activities fall; the enjoyment weight grows with the choices.
+    @Test func anOfferTakenOverAnotherTeachesWhichThePetPrefers() throws {
+        let indoor = Moment(mode: .indoor, temperatureC: 15, hour: 12, weekday: 3)
+        let puzzle = OfferID(activity: "puzzle_feeder", moment: indoor), fetch = OfferID(activity: "fetch", moment: Moment(mode: .outdoor))
+        let took = (1...5).map { Feedback(offer: puzzle, over: [fetch], at: Self.ago(Double($0))) }
+        let before = Self.enjoyment([]), after = Self.enjoyment(took)
+        for id in ["puzzle_feeder", "snuffle_mat"] { #expect(try #require(after[id]) > before[id]! + 0.02, "\(id)") }
+        for id in ["fetch", "jog"] { #expect(try #require(after[id]) < before[id]! - 0.02, "\(id)") }
+        // The reverse choices move them the other way.
+        let reverse = Self.enjoyment((1...5).map { Feedback(offer: fetch, over: [puzzle], at: Self.ago(Double($0))) })
+        #expect(reverse["fetch"]! > before["fetch"]! && reverse["puzzle_feeder"]! < before["puzzle_feeder"]!)
+        // Choices are evidence: the enjoyment weight grows as with ratings.
+        let weight = { (fb: [Feedback]) in Self.run(count: 1, mode: .best, seed: 1, feedback: fb).recommendations[0].breakdown.terms[2].weight }
+        #expect(weight(took) > weight([]))
+        // A rating and a choice in one piece of feedback: both are read.
+        let both = Self.enjoyment((1...5).map { Feedback(offer: puzzle, rating: .enjoyed, over: [fetch], at: Self.ago(Double($0))) })
+        #expect(both["puzzle_feeder"]! > after["puzzle_feeder"]!)
+        // Feedback that neither rates nor passes anything over says nothing.
+        #expect(Self.enjoyment([Feedback(offer: puzzle, at: Self.ago(1))]) == before)
+    }
+
     @Test func theEnjoymentWeightGrowsWithEvidence() {
         var last = 0.0
         for n in [0, 1, 3, 10, 40] {

@@ -144,6 +144,50 @@ import Testing
         (#"{"op":"rank_gyms","from":{"lat":53,"lon":-9},"now":"2026-06-10T14:05:00Z","limit":0}"#, "invalid_request", "limit"),
     ]
 
+    /// "This or that" through the worker: `feedback[].over` lists the offers passed over for
+    /// the one taken, with or without a rating; it moves the two activities apart, and every
+    /// malformed use is refused at its path.
+    @Test func feedbackSaysWhichOfferWasTakenOverWhich() throws {
+        let puzzle = OfferID(activity: "puzzle_feeder", moment: Moment(mode: .indoor, temperatureC: 16, hour: 14, weekday: 3)).description
+        let puzzleLater = OfferID(activity: "puzzle_feeder", moment: Moment(mode: .indoor, temperatureC: 12, hour: 9, weekday: 4)).description
+        let fetch = OfferID(activity: "fetch", moment: Moment(mode: .outdoor, temperatureC: 16, hour: 14, weekday: 3)).description
+        let head = #"{"op":"recommend_activities",\#(Self.rex),"now":"2026-06-10T14:05:00+01:00","location":{"lat":53.27,"lon":-9.05},"weather":{"temperature_c":16},"mode":"best","count":10,"weights":{"needs_gap":0,"individual_fit":0,"novelty":0,"context":0},"feedback":"#
+        func request(_ feedback: String) -> String { head + feedback + "}" }
+        let choices = (1...5).map { #"{"recommendation":"\#(puzzle)","over":["\#(fetch)"],"at":"2026-06-0\#($0)T10:00:00Z"}"# }
+        let bad: [(feedback: String, code: String, path: String)] = [
+            (#"{"activity":"puzzle_feeder","over":["\#(fetch)"],"at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].over"),
+            (#"{"recommendation":"\#(puzzle)","over":["\#(puzzleLater)"],"at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].over[0]"),
+            (#"{"recommendation":"\#(puzzle)","over":["fetch.000000000000"],"at":"2026-06-09T10:00:00Z"}"#, "not_found", "feedback[0].over[0]"),
+            (#"{"recommendation":"\#(puzzle)","over":[3],"at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].over[0]"),
+            (#"{"recommendation":"\#(puzzle)","over":"\#(fetch)","at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].over"),
+            (#"{"recommendation":"\#(puzzle)","over":[\#(Array(repeating: "\"\(fetch)\"", count: 10).joined(separator: ","))],"at":"2026-06-09T10:00:00Z"}"#,
+             "limit_exceeded", "feedback[0].over"),
+            (#"{"recommendation":"\#(puzzle)","over":["\#(fetch)"],"rating":"meh","at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].rating"),
+            (#"{"recommendation":"\#(puzzle)","at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].rating"),
+        ]
+        let lines = try Self.serve([request("[]"), request("[" + choices.joined(separator: ",") + "]"),
+                                    request(#"[{"recommendation":"\#(puzzle)","rating":"enjoyed","over":["\#(fetch)"],"at":"2026-06-09T10:00:00Z"}]"#)]
+                                   + bad.map { request("[" + $0.feedback + "]") })
+        func enjoyment(_ line: JSONValue) throws -> [String: Double] {
+            var out: [String: Double] = [:]
+            for rec in try #require(line["result"]?["recommendations"]?.array) {
+                out[rec["activity"]!.string!] = rec["breakdown"]?.array?.first { $0["term"]?.string == "enjoyment" }?["value"]?.double
+            }
+            return out
+        }
+        let before = try enjoyment(lines[0]), after = try enjoyment(lines[1])
+        #expect(lines[2]["ok"] == .bool(true), "a rating and a choice together: \(lines[2])")
+        // Scored by enjoyment alone, ten offers of six categories: the puzzle feeder leads
+        // its category once taken five times over fetch, and fetch is no longer offered.
+        #expect(try #require(after["puzzle_feeder"]) > before["puzzle_feeder"] ?? 0, "\(before) → \(after)")
+        #expect(before["fetch"] != nil && after["fetch"] == nil, "\(before) → \(after)")
+        for (i, b) in bad.enumerated() {
+            let v = lines[3 + i]
+            #expect(v["error"]?["code"]?.string == b.code, "\(b.feedback) → \(v)")
+            #expect(v["error"]?["path"]?.string == b.path, "\(b.feedback) → \(v)")
+        }
+    }
+
     /// Every bad request in one process (the gazetteer takes seconds to load in debug
     /// builds), each followed by a ping that must still be answered.
     @Test func badInputGetsAClearError() throws {
