@@ -24,21 +24,49 @@ struct IdMap {
     /// An empty map with room for `count` ids without growing.
     init(minimumCapacity count: Int) { reserve(count) }
 
-    /// The map of the entries of `table`, all live and with distinct ids (a restored set, a
-    /// compaction's copy), entry `i` at number `i`. A table past the caches misses at every
-    /// slot, so the hashes are worked out ``lookahead`` entries ahead and their slots
-    /// prefetched, and the misses overlap.
+    /// The map of the entries of `table`, all live and with distinct ids (a compaction's
+    /// copy), entry `i` at number `i`.
     ///
     /// - Complexity: O(n) hash computations and slot writes, no id compared.
     init(distinctIdsOf table: EntryTable) {
-        let n = table.count
+        _ = insertAll(count: table.count, id: { table.id(Int32($0)) }, same: nil)
+    }
+
+    /// Why ``init(checking:)`` refused its ids: the position of the first empty id, or of
+    /// the first that equals an earlier one.
+    enum BadId: Error, Equatable {
+        case empty(at: Int)
+        case repeated(at: Int)
+    }
+
+    /// The map of `ids` (a restored set's entries, entry `i` holding `ids[i]`), checked as it
+    /// is built: every id non-empty and none equal to another, as the map compares ids (the
+    /// same `String` hash, then `==`).
+    ///
+    /// - Complexity: O(n) expected hash computations and slot writes; ids compared only
+    ///   when their hashes' high halves agree.
+    init(checking ids: [String]) throws(BadId) {
+        if let i = ids.firstIndex(where: \.isEmpty) { throw .empty(at: i) }
+        let bad = ids.withUnsafeBufferPointer { ids in
+            insertAll(count: ids.count, id: { ids[$0] }, same: { ids[$0] == ids[$1] })
+        }
+        if let bad { throw .repeated(at: bad) }
+    }
+
+    /// Inserts entries `0..<n`, entry `i` holding `id(i)`, into an empty map. With `same`,
+    /// an id whose tag matches an earlier entry's is compared with it, and the first that
+    /// repeats one stops the build and is returned; without, the ids are known distinct.
+    /// Past the caches every slot is a miss, so the tags are worked out ``lookahead``
+    /// entries ahead and their slots prefetched: the misses overlap.
+    @inline(__always)
+    private mutating func insertAll(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?) -> Int? {
         reserve(n)
         let mask = slots.count - 1, ahead = Self.lookahead
         var tags = [UInt64](repeating: 0, count: ahead)
-        slots.withUnsafeMutableBufferPointer { s in
+        let repeated: Int? = slots.withUnsafeMutableBufferPointer { s in
             tags.withUnsafeMutableBufferPointer { tags in
                 @inline(__always) func hashAhead(_ i: Int) {
-                    let t = Self.tag(table.id(Int32(i)))
+                    let t = Self.tag(id(i))
                     tags[i & (ahead - 1)] = t
                     scout_prefetch(s.baseAddress! + (Int(truncatingIfNeeded: t) & mask))
                 }
@@ -47,15 +75,21 @@ struct IdMap {
                     let t = tags[i & (ahead - 1)]
                     if i + ahead < n { hashAhead(i + ahead) }
                     var j = Int(truncatingIfNeeded: t) & mask
-                    while s[j] != 0 { j = (j + 1) & mask }
+                    while s[j] != 0 {
+                        if let same, s[j] >> 32 == t, same(Int(truncatingIfNeeded: s[j] & 0xFFFF_FFFF) - 1, i) { return i }
+                        j = (j + 1) & mask
+                    }
                     s[j] = t << 32 | UInt64(UInt32(i) + 1)
                 }
+                return nil
             }
         }
+        if let repeated { slots = []; count = 0; return repeated }
         count = n
+        return nil
     }
 
-    /// How many entries ahead ``init(distinctIdsOf:)`` hashes and prefetches (a power of two).
+    /// How many entries ahead ``insertAll(count:id:same:)`` hashes and prefetches (a power of two).
     static let lookahead = 32
 
     /// Bytes the slots take.

@@ -73,7 +73,6 @@ extension PointSet {
             }
         }
         if liveSlots != w.liveCount { p.append("\(liveSlots) live slots, \(w.liveCount) live") }
-        if w.idsPending && w.ids.count > 0 { p.append("an id map of \(w.ids.count) while it is pending") }
         for (tag, e) in w.ids.pairs {
             if Int(e) >= w.entryCount || e < 0 { p.append("a slot of the id map → \(e), past \(w.entryCount)"); break }
             let id = table.entry(e).id

@@ -90,13 +90,20 @@ extension PointSet {
                              path: "points")
         }
         guard n <= Int(Int32.max) / 2 else { throw ScoutError(.limitExceeded, "too many points for one set", path: "points") }
-        // Two halves on two threads: the id checks (a flat hash set of the ids), and the
-        // checks of the positions and the tree order followed by the entry chunks. The id
-        // map writes need is built at the first write (``resolveIds(_:)``).
+        // Two halves on two threads: the id map writes need, built from the ids and checking
+        // them as it goes (``IdMap/init(checking:)``), and the checks of the positions and the
+        // tree order followed by the entry chunks.
         let work = RestoreWork()
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             if half == 0 {
-                work.idError = Self.idError(live.ids)
+                do throws(IdMap.BadId) {
+                    work.ids = try IdMap(checking: live.ids)
+                } catch {
+                    switch error {
+                    case .empty(let i): work.idError = ScoutError(.invalidRequest, "id must be a non-empty string", path: "points[\(i)].id")
+                    case .repeated(let i): work.idError = ScoutError(.invalidRequest, "the id appears twice", path: "points[\(i)].id")
+                    }
+                }
             } else {
                 work.positionError = Self.positionError(live.coords)
                 if work.positionError == nil { work.chunks = Self.chunks(live) }
@@ -104,7 +111,7 @@ extension PointSet {
         }
         if let e = work.idError ?? work.positionError { throw e }
         var w = WriterState()
-        w.idsPending = true
+        w.ids = work.ids
         let chunks = work.chunks
         w.chunks = chunks
         w.entryCount = n
@@ -119,79 +126,10 @@ extension PointSet {
 
     /// The results of the two halves of a restore, each written by one thread only.
     private final class RestoreWork: @unchecked Sendable {
+        var ids = IdMap()
         var idError: ScoutError?
         var positionError: ScoutError?
         var chunks: [EntryChunk] = []
-    }
-
-    /// The first empty or repeated id, as an error: an open-addressing set of ids, each
-    /// slot one word (the high 32 bits of a 64-bit hash of the id's UTF-8, and the entry
-    /// number + 1), so a probe is one memory access; ids are compared only when hashes agree.
-    /// The table outgrows the caches at a few hundred thousand ids, so the hashes are worked
-    /// out ``idLookahead`` ids ahead and their slots prefetched: the misses overlap instead of
-    /// coming one after another.
-    ///
-    /// - Complexity: O(n) expected; 8 bytes a slot, at most half full.
-    private static func idError(_ ids: [String]) -> ScoutError? {
-        let n = ids.count
-        var capacity = 16
-        while capacity < 2 * n { capacity <<= 1 }
-        let mask = capacity - 1
-        var slots = [UInt64](repeating: 0, count: capacity)
-        return slots.withUnsafeMutableBufferPointer { slots in
-            ids.withUnsafeBufferPointer { ids -> ScoutError? in
-                // hashes[i % idLookahead]: the hash of id i, worked out idLookahead ids early.
-                var hashes = [UInt64](repeating: 0, count: idLookahead)
-                return hashes.withUnsafeMutableBufferPointer { hashes -> ScoutError? in
-                    @inline(__always) func hashAhead(_ i: Int) {
-                        var id = ids[i]
-                        let h = id.withUTF8 { Self.idHash(UnsafeRawBufferPointer($0)) }
-                        hashes[i & (idLookahead - 1)] = h
-                        scout_prefetch(slots.baseAddress! + (Int(truncatingIfNeeded: h) & mask))
-                    }
-                    for i in 0..<min(n, idLookahead) { hashAhead(i) }
-                    for i in 0..<n {
-                        guard !ids[i].isEmpty else { return ScoutError(.invalidRequest, "id must be a non-empty string", path: "points[\(i)].id") }
-                        let h = hashes[i & (idLookahead - 1)]
-                        if i + idLookahead < n { hashAhead(i + idLookahead) }
-                        let tag = h & 0xFFFF_FFFF_0000_0000
-                        var s = Int(truncatingIfNeeded: h) & mask
-                        while slots[s] != 0 {
-                            if slots[s] & 0xFFFF_FFFF_0000_0000 == tag && ids[Int(slots[s] & 0xFFFF_FFFF) - 1] == ids[i] {
-                                return ScoutError(.invalidRequest, "the id appears twice", path: "points[\(i)].id")
-                            }
-                            s = (s + 1) & mask
-                        }
-                        slots[s] = tag | UInt64(i + 1)
-                    }
-                    return nil
-                }
-            }
-        }
-    }
-
-    /// How many ids ahead ``idError(_:)`` hashes and prefetches (a power of two).
-    private static let idLookahead = 32
-
-    /// A fast 64-bit hash of a few bytes (multiply–xorshift per 8-byte word, murmur's final
-    /// mix): not for adversaries, only for spreading ids over a table.
-    @inline(__always)
-    private static func idHash(_ b: UnsafeRawBufferPointer) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(b.count)
-        var i = 0
-        while i + 8 <= b.count {
-            h = (h ^ b.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-            i += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < b.count { tail |= UInt64(b[i]) << shift; shift += 8; i += 1 }
-        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
-        h ^= h >> 33; h &*= 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 33; h &*= 0xC4CE_B9FE_1A85_EC53
-        h ^= h >> 33
-        return h
     }
 
     /// The first invalid position or break of packed-tree order, as an error.

@@ -58,11 +58,8 @@ public final class PointSet: Sendable {
         var removalCount: Int { removals.last.map { (removals.count - 1) * RemovalChunk.capacity + $0.count } ?? 0 }
         var bufferStart = 0
         var ids = IdMap()
-        /// A restored set builds `ids` at its first write (``resolveIds(_:)``): until then
-        /// it is empty, and every entry slot holds a live point.
-        var idsPending = false
         /// Number of live points.
-        var liveCount: Int { idsPending ? entryCount : ids.count }
+        var liveCount: Int { ids.count }
         /// Oldest first.
         var levels: [Level] = []
         var epoch: UInt64 = 0
@@ -152,7 +149,6 @@ public final class PointSet: Sendable {
         }
         if records.isEmpty { return 0 }
         writer.withLock { w in
-            Self.resolveIds(&w)
             // Compaction keeps entryCount below 2 × live + slack + a merge's worth of writes.
             precondition(w.entryCount + records.count <= Int(Int32.max), "PointSet: more than 2^31 entry slots")
             w.epoch += 1
@@ -235,7 +231,6 @@ public final class PointSet: Sendable {
     @discardableResult
     public func remove(ids: [String]) -> Int {
         writer.withLock { w in
-            Self.resolveIds(&w)
             var removed = 0
             w.epoch += 1
             let table = EntryTable(chunks: w.chunks, count: w.entryCount)
@@ -256,10 +251,9 @@ public final class PointSet: Sendable {
     /// The live entry with this id now, or `nil` (a get-by-id: the writer's id map, read
     /// under its lock; the entry itself is immutable once written).
     ///
-    /// - Complexity: O(1) expected (O(n) once for a restored set's first lookup or write).
+    /// - Complexity: O(1) expected.
     public func entry(id: String) -> Entry? {
         writer.withLock { w in
-            Self.resolveIds(&w)
             let table = EntryTable(chunks: w.chunks, count: w.entryCount)
             guard let index = w.ids.entry(of: id, in: table) else { return nil }
             return table.entry(index)
@@ -294,16 +288,6 @@ public final class PointSet: Sendable {
             }
             if done { return }
         }
-    }
-
-    /// Builds the id map of a restored set (every entry slot is a live point until its first
-    /// write); does nothing otherwise.
-    ///
-    /// - Complexity: O(n) hash insertions, once.
-    static func resolveIds(_ w: inout WriterState) {
-        guard w.idsPending else { return }
-        w.ids = IdMap(distinctIdsOf: EntryTable(chunks: w.chunks, count: w.entryCount))
-        w.idsPending = false
     }
 
     /// Logs a removed entry (see ``RemovalLog``) and counts it against the level that holds
@@ -450,7 +434,6 @@ public final class PointSet: Sendable {
         w.chunks = chunks
         w.entryCount += delta
         w.ids = ids
-        w.idsPending = false
         w.epoch += 1
         w.compactions += 1
         // New entry numbers: removals before this epoch are history no cache carries over.

@@ -74,4 +74,29 @@ import Testing
         }
         #expect(built.entry(of: "cat-1", in: store.table) == nil)
     }
+
+    /// A map built from ids it checks (a restore): the same map as one built from known
+    /// distinct ids, and refusals at the first empty or repeated id, at every size around
+    /// the lookahead.
+    @Test(arguments: [1, IdMap.lookahead - 1, IdMap.lookahead, IdMap.lookahead + 1, 1_000])
+    func aMapBuiltWhileCheckingRefusesEmptyAndRepeatedIds(count: Int) throws {
+        var store = Store()
+        let ids = (0..<count).map { "dog-\($0 * 7_919 % count)" }
+        for id in ids { _ = store.append(id) }
+        let checked = try IdMap(checking: ids)
+        #expect(checked.count == count)
+        for (i, id) in ids.enumerated() { #expect(checked.entry(of: id, in: store.table) == Int32(i)) }
+        var empty = ids
+        empty[count - 1] = ""
+        #expect(throws: IdMap.BadId.empty(at: count - 1)) { try IdMap(checking: empty) }
+        if count > 1 {
+            var repeated = ids
+            repeated[count - 1] = ids[count / 3]
+            #expect(throws: IdMap.BadId.repeated(at: count - 1)) { try IdMap(checking: repeated) }
+            // An earlier repeat is the one reported.
+            let earlier = count / 2 + (count > 2 ? 1 : 0)
+            repeated[earlier] = ids[0]
+            #expect(throws: IdMap.BadId.repeated(at: earlier)) { try IdMap(checking: repeated) }
+        }
+    }
 }

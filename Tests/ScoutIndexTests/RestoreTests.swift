@@ -47,7 +47,9 @@ import Testing
             let r = Scenario.radius(&rng), box = Scenario.box(&rng, edgesFrom: cloud)
             #expect(Self.answers(a, c, r, box) == Self.answers(b, c, r, box), "seed \(seed)")
         }
-        // The restored set is a live set like any other: writes and compactions go on.
+        // The restored set is a live set like any other, its id map built by the restore:
+        // every id is found, and writes and compactions go on.
+        for (i, id) in live.ids.enumerated() where i % 97 == 0 { #expect(copy.entry(id: id)?.id == id) }
         try copy.upsert((0..<2_000).map { PointSet.Record(id: "n\($0)", point: Scenario.point(&rng)) })
         copy.remove(ids: live.ids.filter { _ in rng.chance(0.7) })
         copy.compact()
@@ -78,6 +80,9 @@ import Testing
         tail.ids[498] = tail.ids[497]
         #expect(throws: ScoutError.self) { try PointSet(restoring: tail) }
         do throws(ScoutError) { _ = try PointSet(restoring: tail) } catch { #expect(error.path == "points[498].id", "\(error)") }
+        // Ids mean what they mean to writes: the same text precomposed and with a combining
+        // accent is one id, so a restore holding both is refused.
+        refused({ $0.ids[20] = "caf\u{E9}"; $0.ids[300] = "cafe\u{301}" }, "twice")
         refused({ $0.coords[11] = .nan }, "valid longitude/latitude")
         refused({ $0.coords[10] = 181 }, "valid longitude/latitude")
         refused({ $0.coords.removeLast() }, "do not match")
