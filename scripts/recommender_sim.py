@@ -36,8 +36,9 @@ chance among them). Regret of a day = the oracle's chance - the chance of what w
 
 Phases: `cold` = a new dog, days 1-50 (and 26-50); `history` = days 61-110 of the same dogs
 (each brings 60 days of its own ratings); `pair` = "this or that": two offers a day, the owner
-takes the better of the two 80% of the time, the other otherwise, rates what was done (or not,
-30% of the time) and tells Scout which offer was taken over which (`feedback[].over`).
+takes the better of the two 80% of the time, the other otherwise, and rates what was done (or
+not, 30% of the time); the rating names the offer taken, whose id names the other offer, so it
+also says which was taken over which (with --choices, an unrated pick is told as well).
 """
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ from scout_client import Serve  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 BASE = {"physical": 0.4, "social": 0.3, "mental": 0.2, "training": 0.0, "rest": -0.3, "care": -0.7}
 NEUTRAL, MISSING, OWNER_TAKES_BETTER = 0.15, 0.30, 0.8
+TELL_CHOICES = False   # --choices: in "this or that", unrated picks are told too
 HOME = {"lat": 53.3498, "lon": -6.2603}
 AWAY = {"lat": 53.3498, "lon": -6.1800}
 
@@ -229,16 +231,14 @@ def simulate(scout: str, data: Path, dogs: int, days: int, seed: int, count: int
                 verdict = rate(rng, chance[a])
                 traj.log.append({"type": a, "start": iso(m["now"]), "minutes": acts[a]["minutes"]})
                 traj.yesterday = {"acts": {a}, "cats": {acts[a]["category"]}}
-                if arm == "explore":
-                    # What the app knows: the rating when the owner gave one, and in "this or
-                    # that" which offer was taken over the other (known even when unrated).
+                if arm == "explore" and (verdict or (TELL_CHOICES and len(offers) > 1)):
+                    # The rating names the offer taken; in "this or that" its id names the other
+                    # offer, so the rating also says which was taken over which. With
+                    # --choices an unrated pick is told too (the offer taken, no rating).
                     fb = {"recommendation": done["id"], "at": iso(m["now"] + timedelta(hours=2))}
                     if verdict:
                         fb["rating"] = verdict
-                    if len(offers) > 1:
-                        fb["over"] = [o["id"] for o in offers if o is not done]
-                    if "rating" in fb or "over" in fb:
-                        traj.feedback.append(fb)
+                    traj.feedback.append(fb)
                 if log_path and arm == "explore" and (log_days is None or day < log_days):
                     logged.append({"line": {"request": {k: v for k, v in req.items() if k != "op"},
                                             "offers": [{"id": o["id"], "propensity": o["propensity"]} for o in offers],
@@ -271,12 +271,15 @@ def main(argv=None):
     ap.add_argument("--prior", help="a prior file for scout serve --prior")
     ap.add_argument("--csv", help="write per-day mean regret per phase and arm here")
     ap.add_argument("--check", action="store_true", help="fail unless the issue's targets hold")
+    ap.add_argument("--choices", action="store_true", help="in \"this or that\", tell Scout the offer taken on unrated days too")
     ap.add_argument("--refit", action="store_true", help="log 50 days of new dogs, fit a prior, compare regret on other dogs")
     ap.add_argument("--evaluate", action="store_true", help="log decisions, estimate two other policies offline, compare with the truth")
     ap.add_argument("--spark", action="store_true", help="with --refit: fit on Spark (scripts/spark_fit.py, local[2])")
     ap.add_argument("--fitted-output", help="with --refit: keep the fitted prior here")
     args = ap.parse_args(argv)
     data = Path(args.data)
+    global TELL_CHOICES
+    TELL_CHOICES = args.choices
     if args.refit:
         return refit(args, data)
     if args.evaluate:

@@ -249,6 +249,8 @@ public struct ActivityCatalog: Sendable {
     public let activities: [Activity]
     private let byID: [String: Int]
     private let bySpecies: [[Int]]
+    /// Position by ``OfferID/tag(_:)`` of the id, for the tags no two activities share.
+    private let byTag: [UInt16: Int]
 
     /// Creates a catalogue; ids must be unique.
     public init(version: String, activities: [Activity]) throws(ScoutError) {
@@ -262,7 +264,14 @@ public struct ActivityCatalog: Sendable {
         self.activities = activities
         self.byID = byID
         self.bySpecies = (Species.known + [.other]).map { s in activities.indices.filter { activities[$0].species.contains(s) } }
+        var byTag: [UInt16: Int] = [:], shared: Set<UInt16> = []
+        for (i, a) in activities.enumerated() where byTag.updateValue(i, forKey: OfferID.tag(a.id)) != nil { shared.insert(OfferID.tag(a.id)) }
+        for t in shared { byTag[t] = nil }
+        self.byTag = byTag
     }
+
+    /// The position of the activity whose id has this ``OfferID/tag(_:)``, when exactly one has.
+    func index(tag: UInt16) -> Int? { byTag[tag] }
 
     /// The activity with an id, if any.
     public func activity(id: String) -> Activity? { byID[id].map { activities[$0] } }

@@ -301,11 +301,16 @@ public final class Recommender: Sendable {
             chosen = policy.draw(count: n, rng: &rng)
             propensities = policy.inclusion(count: n)
         }
-        return chosen.map { k in
+        // The offers' ids; in an answer of two ("this or that") each names the other.
+        let plain = chosen.map { k in
+            OfferID(activity: catalog.activities[scored[k].index].id, moment: state.moment(scored[k].index, mode: scored[k].mode, at: t, rules: &rules))
+        }
+        let ids = plain.count == 2 ? [OfferID(activity: plain[0].activity, moment: plain[0].moment, others: [plain[1]]),
+                                      OfferID(activity: plain[1].activity, moment: plain[1].moment, others: [plain[0]])] : plain
+        return zip(chosen, ids).map { k, id in
             let c = scored[k]
             let terms = state.terms(c.index, mode: c.mode, at: t, rules: &rules, weights: w)
-            let moment = state.moment(c.index, mode: c.mode, at: t, rules: &rules)
-            return ActivityRecommendation(id: OfferID(activity: catalog.activities[c.index].id, moment: moment), propensity: propensities[k],
+            return ActivityRecommendation(id: id, propensity: propensities[k],
                                           activity: catalog.activities[c.index], mode: c.mode, breakdown: terms,
                                           reasons: state.reasons(c.index, mode: c.mode, at: t, terms: terms, rules: &rules))
         }

@@ -147,14 +147,16 @@ public struct Feedback: Sendable, Equatable {
     }
 
     /// Feedback on an offer: its activity, read in the moment the offer knew, the verdict
-    /// when there is one, and the offers passed over for it (feedback with neither says
-    /// nothing and is not read).
-    public init(offer: OfferID, rating: Enjoyment? = nil, over: [OfferID] = [], at: Instant) {
+    /// when there is one, and the offers passed over for it: by default the other offer the
+    /// id names (``OfferID/others``: an answer of two, where taking one passes the other
+    /// over); `[]` when the owner took neither over the other. Feedback with neither a
+    /// rating nor an offer passed over says nothing and is not read.
+    public init(offer: OfferID, rating: Enjoyment? = nil, over: [OfferID]? = nil, at: Instant) {
         activity = offer.activity
         self.rating = rating
         self.at = at
         moment = offer.moment
-        self.over = over
+        self.over = over ?? offer.others
     }
 }
 

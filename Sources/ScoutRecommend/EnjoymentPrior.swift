@@ -135,51 +135,91 @@ public struct Moment: Sendable, Hashable {
 /// The id of one offer: the activity and the ``Moment`` the decision knew, with a check, as
 /// `fetch.3f09a2c41b7e` (the activity id, a dot, 12 hex digits). A rating that names it is
 /// learnt in that moment. Ids are self-contained: serving stays a function of the request.
+///
+/// In an answer of two offers ("this or that") each id also names the other offer, as
+/// `fetch.3f09a2c41b7e.5d2e1`: five more hex digits carry a 16-bit tag of the other
+/// activity's id and how its moment differs (indoors or out, what was just done; the rest of
+/// a moment is the same for both). A rating of one offer then says it was taken over the
+/// other (``Feedback/over``).
 public struct OfferID: Sendable, Hashable, CustomStringConvertible {
     /// The activity offered.
     public let activity: String
     /// What the decision knew.
     public let moment: Moment
+    /// The other offer of a two-offer answer (at most one), as the id names it.
+    public let others: [OfferID]
 
-    /// An id for an offer.
-    public init(activity: String, moment: Moment) {
+    /// An id for an offer; `others` is the other offer of a two-offer answer (only the
+    /// first is written, and only its activity's tag, mode and repeats).
+    public init(activity: String, moment: Moment, others: [OfferID] = []) {
         self.activity = activity
         self.moment = moment
+        self.others = Array(others.prefix(1))
     }
 
     /// The id as answers write it.
     public var description: String {
         let payload = UInt64(moment.bits)
-        let word = payload << 24 | OfferID.check(activity, payload)
+        let other = others.first.map { OfferID.otherBits($0) }
+        let word = payload << 24 | OfferID.check(activity, payload, other: other)
         let hex = String(word, radix: 16)
-        return activity + "." + String(repeating: "0", count: 12 - hex.count) + hex
+        let head = activity + "." + String(repeating: "0", count: 12 - hex.count) + hex
+        guard let other else { return head }
+        let tail = String(other, radix: 16)
+        return head + "." + String(repeating: "0", count: 5 - tail.count) + tail
     }
 
-    /// Reads an id an answer gave.
+    /// Reads an id an answer gave. An other offer whose tag names no activity of `catalog`
+    /// (or more than one) is left out: the id still names its own offer.
     ///
     /// - Throws: `not_found` at `path` naming the closest activity when the activity is not in
     ///   `catalog`; `not_found` when the id is malformed or its check fails (it was not given by
     ///   an answer, or was changed).
     public static func parse(_ text: String, catalog: ActivityCatalog, path: String) throws(ScoutError) -> OfferID {
-        guard let dot = text.lastIndex(of: "."), text.utf8.count <= 120 else {
+        var parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 2, text.utf8.count <= 120 else {
             throw ScoutError(.notFound, "no offer has this id: ids look like \"fetch.3f09a2c41b7e\", as recommendations[].id gives them", path: path)
         }
-        let activity = String(text[..<dot]), hex = text[text.index(after: dot)...]
+        let otherHex = parts.count >= 3 && parts.last!.utf8.count == 5 ? parts.removeLast() : nil
+        let hex = parts.removeLast(), activity = parts.joined(separator: ".")
         guard catalog.activity(id: activity) != nil else {
             throw ScoutError(.notFound, "no offer has this id: unknown activity \"\(activity)\"\(Suggestions.hint(for: activity, among: catalog.activities.map(\.id)))",
                              path: path)
         }
+        let other = otherHex.flatMap { UInt64($0, radix: 16) }
         guard hex.utf8.count == 12, let word = UInt64(hex, radix: 16), let moment = Moment(bits: UInt32(word >> 24)),
-              word & 0xFF_FFFF == OfferID.check(activity, word >> 24) else {
+              otherHex == nil || (other != nil && other! >> 19 == 0),
+              word & 0xFF_FFFF == OfferID.check(activity, word >> 24, other: other) else {
             throw ScoutError(.notFound, "no offer of \(activity) has this id: use the id recommendations[].id gave, unchanged", path: path)
         }
-        return OfferID(activity: activity, moment: moment)
+        var others: [OfferID] = []
+        if let other, let j = catalog.index(tag: UInt16(other >> 3)), catalog.activities[j].id != activity {
+            var m = moment
+            m.mode = other & 4 != 0 ? .outdoor : .indoor
+            m.repeatedActivity = other & 2 != 0
+            m.repeatedCategory = other & 1 != 0
+            others = [OfferID(activity: catalog.activities[j].id, moment: m)]
+        }
+        return OfferID(activity: activity, moment: moment, others: others)
     }
 
-    /// 24 bits of FNV-1a over the activity and the payload.
-    private static func check(_ activity: String, _ payload: UInt64) -> UInt64 {
+    /// A 16-bit tag of an activity id (FNV-1a folded): how an id names the other offer.
+    static func tag(_ activity: String) -> UInt16 {
+        let h = SeededRandom.hash(activity)
+        return UInt16(truncatingIfNeeded: h ^ h >> 16 ^ h >> 32 ^ h >> 48)
+    }
+
+    /// The other offer's 19 bits: its activity's tag, then outdoors, repeated activity,
+    /// repeated category.
+    private static func otherBits(_ o: OfferID) -> UInt64 {
+        UInt64(tag(o.activity)) << 3 | (o.moment.mode == .outdoor ? 4 : 0) | (o.moment.repeatedActivity ? 2 : 0) | (o.moment.repeatedCategory ? 1 : 0)
+    }
+
+    /// 24 bits of FNV-1a over the activity, the payload and the other offer's bits, if any.
+    private static func check(_ activity: String, _ payload: UInt64, other: UInt64?) -> UInt64 {
         var h = SeededRandom.hash(activity)
         for k in 0..<3 { h = (h ^ (payload >> (8 * UInt64(k)) & 0xFF)) &* 0x100_0000_01B3 }
+        if let other { for k in 0..<3 { h = (h ^ (other >> (8 * UInt64(k)) & 0xFF)) &* 0x100_0000_01B3 } }
         return (h ^ h >> 24 ^ h >> 48) & 0xFF_FFFF
     }
 }

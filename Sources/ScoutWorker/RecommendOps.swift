@@ -327,7 +327,8 @@ extension Worker {
                     throw ScoutError(.invalidRequest, "activity is not the activity of the recommendation (\(offer.activity)); give one of the two",
                                      path: e.at("activity"))
                 }
-                var over: [OfferID] = []
+                // Absent: the other offer the id names (an answer of two), if any.
+                var over: [OfferID]? = e["over"] == nil ? nil : []
                 for (j, item) in try e.array("over", maxCount: 9).enumerated() {
                     guard let text = item.string, text.utf8.count <= 120 else {
                         throw ScoutError(.invalidRequest, "over must list offer ids (recommendations[].id), not \(item.typeName)", path: e.at("over") + "[\(j)]")
@@ -337,10 +338,11 @@ extension Worker {
                         throw ScoutError(.invalidRequest, "over lists the offers passed over, not the one taken (\(offer.activity))",
                                          path: e.at("over") + "[\(j)]")
                     }
-                    over.append(passed)
+                    over?.append(passed)
                 }
                 // A choice alone (the offer taken, not rated yet) needs no rating.
-                let rating = over.isEmpty || e["rating"] != nil ? Enjoyment(rawValue: try e.oneOf("rating", ratings))! : nil
+                let passedOver = over ?? offer.others
+                let rating = passedOver.isEmpty || e["rating"] != nil ? Enjoyment(rawValue: try e.oneOf("rating", ratings))! : nil
                 out.append(Feedback(offer: offer, rating: rating, over: over, at: at))
             } else {
                 guard e["activity"] != nil else {

@@ -125,6 +125,15 @@ import Testing
         #expect(both["puzzle_feeder"]! > after["puzzle_feeder"]!)
         // Feedback that neither rates nor passes anything over says nothing.
         #expect(Self.enjoyment([Feedback(offer: puzzle, at: Self.ago(1))]) == before)
+        // The id of an offer of a two-offer answer names the other: a rating of it says it
+        // was taken over that one, unless the feedback says otherwise (`over: []`).
+        let named = OfferID(activity: "puzzle_feeder", moment: indoor, others: [fetch])
+        #expect(Feedback(offer: named, rating: .enjoyed, at: Self.ago(1)).over == [fetch])
+        let implied = Self.enjoyment((1...5).map { Feedback(offer: named, rating: .neutral, at: Self.ago(Double($0))) })
+        let neither = Self.enjoyment((1...5).map { Feedback(offer: named, rating: .neutral, over: [], at: Self.ago(Double($0))) })
+        let plain = Self.enjoyment((1...5).map { Feedback(offer: puzzle, rating: .neutral, at: Self.ago(Double($0))) })
+        #expect(neither == plain)
+        #expect(implied["fetch"]! < plain["fetch"]! - 0.02 && implied["puzzle_feeder"]! > plain["puzzle_feeder"]! + 0.02)
     }
 
     @Test func theEnjoymentWeightGrowsWithEvidence() {

@@ -89,6 +89,58 @@ import Testing
         }
     }
 
+    /// In an answer of two each id names the other offer (its activity by a 16-bit tag, its
+    /// mode and repeats); an id of one offer alone keeps the short form; the other's part is
+    /// covered by the check; a tag that names no activity leaves the other out.
+    @Test func theIdsOfTwoOffersNameEachOther() throws {
+        let catalog = Fixture.recommender.catalog
+        for seed: UInt64 in 0..<20 {
+            let pair = Fixture.recommender.recommendActivities(Self.s.request(count: 2, mode: .explore, seed: seed)).recommendations
+            try #require(pair.count == 2)
+            for (a, b) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+                let text = a.id.description
+                #expect(text.split(separator: ".").map(\.count).suffix(2) == [12, 5], "\(text)")
+                let back = try OfferID.parse(text, catalog: catalog, path: "x")
+                #expect(back == a.id)
+                #expect(back.others.map(\.activity) == [b.activity.id])
+                #expect(back.others.first?.moment == b.id.moment, "the other's moment, rebuilt from this one's and its own bits")
+            }
+        }
+        let one = Fixture.recommender.recommendActivities(Self.s.request(count: 1, mode: .explore, seed: 1)).recommendations[0].id
+        #expect(one.others.isEmpty && one.description.split(separator: ".").last?.count == 12)
+        let three = Fixture.recommender.recommendActivities(Self.s.request(count: 3, mode: .best, seed: 1)).recommendations
+        #expect(three.allSatisfy { $0.id.others.isEmpty })
+        // Every pair of activities and moments survives the round trip.
+        var rng = SplitMix64(seed: 78)
+        for _ in 0..<2_000 {
+            let m = Moment(mode: rng.chance(0.5) ? .indoor : .outdoor, wet: rng.chance(0.5), temperatureC: rng.int(-40...60),
+                           daylight: rng.pick([.day, .twilight, .dark]), hour: rng.int(0...23), weekday: rng.int(1...7),
+                           away: rng.chance(0.5), repeatedActivity: rng.chance(0.5), repeatedCategory: rng.chance(0.5))
+            var o = m
+            o.mode = rng.chance(0.5) ? .indoor : .outdoor; o.repeatedActivity = rng.chance(0.5); o.repeatedCategory = rng.chance(0.5)
+            let (a, b) = (rng.pick(catalog.activities).id, rng.pick(catalog.activities).id)
+            guard a != b else { continue }
+            let id = OfferID(activity: a, moment: m, others: [OfferID(activity: b, moment: o)])
+            #expect(try OfferID.parse(id.description, catalog: catalog, path: "x") == id)
+        }
+        // Any changed digit of the other's part fails the check; a tag no activity has is
+        // left out, the offer itself still read.
+        let text = Self.pair(catalog).description
+        for i in text.indices.suffix(5) {
+            var changed = text
+            changed.replaceSubrange(i...i, with: changed[i] == "0" ? "1" : "0")
+            #expect(throws: ScoutError.self) { try OfferID.parse(changed, catalog: catalog, path: "x") }
+        }
+        let fewer = try ActivityCatalog(version: "x", activities: catalog.activities.filter { $0.id != "puzzle_feeder" })
+        let read = try OfferID.parse(text, catalog: fewer, path: "x")
+        #expect(read.activity == "fetch" && read.others.isEmpty)
+    }
+
+    /// fetch taken over a puzzle feeder, as an answer of two would write it.
+    static func pair(_ catalog: ActivityCatalog) -> OfferID {
+        OfferID(activity: "fetch", moment: Moment(mode: .outdoor), others: [OfferID(activity: "puzzle_feeder", moment: Moment(mode: .indoor))])
+    }
+
     @Test func thePriorFileIsChecked() throws {
         let text = try String(contentsOfFile: Repository.data + "/enjoyment_prior.json", encoding: .utf8)
         let prior = try EnjoymentPrior.parse(bytes: Array(text.utf8), source: "data/enjoyment_prior.json")

@@ -151,6 +151,8 @@ import Testing
         let puzzle = OfferID(activity: "puzzle_feeder", moment: Moment(mode: .indoor, temperatureC: 16, hour: 14, weekday: 3)).description
         let puzzleLater = OfferID(activity: "puzzle_feeder", moment: Moment(mode: .indoor, temperatureC: 12, hour: 9, weekday: 4)).description
         let fetch = OfferID(activity: "fetch", moment: Moment(mode: .outdoor, temperatureC: 16, hour: 14, weekday: 3)).description
+        let paired = OfferID(activity: "puzzle_feeder", moment: Moment(mode: .indoor, temperatureC: 16, hour: 14, weekday: 3),
+                             others: [OfferID(activity: "fetch", moment: Moment(mode: .outdoor, temperatureC: 16, hour: 14, weekday: 3))]).description
         let head = #"{"op":"recommend_activities",\#(Self.rex),"now":"2026-06-10T14:05:00+01:00","location":{"lat":53.27,"lon":-9.05},"weather":{"temperature_c":16},"mode":"best","count":10,"weights":{"needs_gap":0,"individual_fit":0,"novelty":0,"context":0},"feedback":"#
         func request(_ feedback: String) -> String { head + feedback + "}" }
         let choices = (1...5).map { #"{"recommendation":"\#(puzzle)","over":["\#(fetch)"],"at":"2026-06-0\#($0)T10:00:00Z"}"# }
@@ -164,9 +166,15 @@ import Testing
              "limit_exceeded", "feedback[0].over"),
             (#"{"recommendation":"\#(puzzle)","over":["\#(fetch)"],"rating":"meh","at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].rating"),
             (#"{"recommendation":"\#(puzzle)","at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].rating"),
+            // An id of a two-offer answer names the other offer; `over: []` says neither was
+            // taken over the other, and a rating is needed again.
+            (#"{"recommendation":"\#(paired)","over":[],"at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].rating"),
         ]
+        // The same five choices said by the ids alone: the taken offer's id names the other.
+        let implied = (1...5).map { #"{"recommendation":"\#(paired)","at":"2026-06-0\#($0)T10:00:00Z"}"# }
         let lines = try Self.serve([request("[]"), request("[" + choices.joined(separator: ",") + "]"),
-                                    request(#"[{"recommendation":"\#(puzzle)","rating":"enjoyed","over":["\#(fetch)"],"at":"2026-06-09T10:00:00Z"}]"#)]
+                                    request(#"[{"recommendation":"\#(puzzle)","rating":"enjoyed","over":["\#(fetch)"],"at":"2026-06-09T10:00:00Z"}]"#),
+                                    request("[" + implied.joined(separator: ",") + "]")]
                                    + bad.map { request("[" + $0.feedback + "]") })
         func enjoyment(_ line: JSONValue) throws -> [String: Double] {
             var out: [String: Double] = [:]
@@ -181,8 +189,9 @@ import Testing
         // its category once taken five times over fetch, and fetch is no longer offered.
         #expect(try #require(after["puzzle_feeder"]) > before["puzzle_feeder"] ?? 0, "\(before) → \(after)")
         #expect(before["fetch"] != nil && after["fetch"] == nil, "\(before) → \(after)")
+        #expect(try enjoyment(lines[3]) == after, "the ids' own pairs read as the explicit over")
         for (i, b) in bad.enumerated() {
-            let v = lines[3 + i]
+            let v = lines[4 + i]
             #expect(v["error"]?["code"]?.string == b.code, "\(b.feedback) → \(v)")
             #expect(v["error"]?["path"]?.string == b.path, "\(b.feedback) → \(v)")
         }
