@@ -65,7 +65,7 @@ func makeRequest(_ g: inout SplitMix64, daytime: Bool) -> (ActivityRequest, Stri
     for e in log { w.objectStart(); w.key("activity"); w.string(e.activity); w.key("start"); w.string(e.start.rfc3339); w.key("minutes"); w.number(e.minutes); w.objectEnd() }
     w.arrayEnd()
     w.key("feedback"); w.arrayStart()
-    for f in feedback { w.objectStart(); w.key("activity"); w.string(f.activity); w.key("rating"); w.string(f.rating.rawValue); w.key("at"); w.string(f.at.rfc3339); w.objectEnd() }
+    for f in feedback { w.objectStart(); w.key("activity"); w.string(f.activity); w.key("rating"); w.string(f.rating!.rawValue); w.key("at"); w.string(f.at.rfc3339); w.objectEnd() }
     w.arrayEnd()
     w.key("seed"); w.int(Int(request.seed!))
     w.objectEnd()
