@@ -98,7 +98,7 @@ def main(argv):
         subprocess.run(cmd, check=True)
     finally:
         os.unlink(path)
-    print(f"spark_fit: {len(examples)} rated offers from {args.log}, wrote {args.output}")
+    print(f"spark_fit: {len(examples)} rated offers and choices from {args.log}, wrote {args.output}")
 
 
 if __name__ == "__main__":

@@ -127,11 +127,13 @@ public enum OfflineEvaluation {
 }
 
 /// One rated offer as the prior fit reads it: its features and rating, and whose and what
-/// it was (the pet's own effects are fitted beside the population's).
+/// it was (the pet's own effects are fitted beside the population's). With ``over`` it is a
+/// choice instead: the offer was taken over another, and its log-odds are the difference of
+/// the two offers' (Bradley–Terry, as the pet's own fit reads choices).
 public struct RatedExample: Sendable {
     /// One value per ``EnjoymentFeature``.
     public var features: [Double]
-    /// Enjoyed 1, neutral ½, disliked 0.
+    /// Enjoyed 1, neutral ½, disliked 0; 1 for a choice.
     public var rating: Double
     /// The pet it is about (its name, breed and birth date), for its own effects.
     public var pet: String
@@ -139,20 +141,40 @@ public struct RatedExample: Sendable {
     public var category: Int, activity: String
     /// The probability with which the logging policy offered it.
     public var propensity: Double
+    /// For a choice, the offer passed over for this one.
+    public var over: PassedOffer?
+
+    /// The offer a choice passed over: its features, category ordinal and activity id.
+    public struct PassedOffer: Sendable {
+        /// One value per ``EnjoymentFeature``.
+        public var features: [Double]
+        /// The activity's category ordinal and the activity's id.
+        public var category: Int, activity: String
+
+        /// A passed offer.
+        public init(features: [Double], category: Int, activity: String) {
+            self.features = features
+            self.category = category
+            self.activity = activity
+        }
+    }
 
     /// An example.
-    public init(features: [Double], rating: Double, pet: String, category: Int, activity: String, propensity: Double = 1) {
+    public init(features: [Double], rating: Double, pet: String, category: Int, activity: String, propensity: Double = 1,
+                over: PassedOffer? = nil) {
         self.features = features
         self.rating = rating
         self.pet = pet
         self.category = category
         self.activity = activity
         self.propensity = propensity
+        self.over = over
     }
 }
 
-/// Fits the population prior from rated offers, with each pet's own category and activity
-/// effects beside it (a hierarchical model, as `recommend_activities` reads it): rounds of
+/// Fits the population prior from rated offers and choices of one offer over another, with
+/// each pet's own category and activity effects beside it (a hierarchical model, as
+/// `recommend_activities` reads it): rounds of
 /// the pets' effects given the coefficients (as ``EnjoymentModel`` fits them), then Newton
 /// steps on the coefficients given the effects, L2-regularised toward the starting prior
 /// (precision `ridge` per coefficient). Without the pets' effects a pooled fit would read
@@ -160,7 +182,8 @@ public struct RatedExample: Sendable {
 /// Deterministic: the same examples in the same order give the same bytes.
 public enum PriorFit {
     /// The rated offers of a decision, with the features of the request's pet and each
-    /// offer's moment (from its id).
+    /// offer's moment (from its id); and, for a rated offer whose id names another offer of
+    /// the decision (an answer of two), the choice of it over that one.
     public static func examples(_ d: LoggedDecision, recommender: Recommender) -> [RatedExample] {
         let w = d.request.weights ?? recommender.weights
         let needs = PetNeeds(pet: d.request.pet, on: d.request.context.localDate, weights: w)
@@ -170,8 +193,15 @@ public enum PriorFit {
         var out: [RatedExample] = []
         for o in d.offers {
             guard let r = d.ratings[o.id.activity], let a = recommender.catalog.activity(id: o.id.activity) else { continue }
-            out.append(RatedExample(features: pet.values(a, o.id.moment), rating: OfflineEvaluation.reward(r), pet: key,
+            let x = pet.values(a, o.id.moment)
+            out.append(RatedExample(features: x, rating: OfflineEvaluation.reward(r), pet: key,
                                     category: a.category.ordinal, activity: a.id, propensity: o.propensity))
+            // A rated offer of a two-offer answer was taken over the other ("Choices").
+            for other in o.id.others where d.offers.contains(where: { $0.id.activity == other.activity }) {
+                guard let b = recommender.catalog.activity(id: other.activity) else { continue }
+                out.append(RatedExample(features: x, rating: 1, pet: key, category: a.category.ordinal, activity: a.id, propensity: o.propensity,
+                                        over: .init(features: pet.values(b, other.moment), category: b.category.ordinal, activity: b.id)))
+            }
         }
         return out
     }
@@ -194,22 +224,30 @@ public enum PriorFit {
         // and weighting each offer by 1/propensity undoes that selection.
         let weight = examples.map { min(largestWeight, 1 / max($0.propensity, 1e-9)) }
         var b = start.coefficients
-        // Each example's pet and activity slots.
+        // Each example's pet and activity slots (and the passed offer's, for a choice: -1 otherwise).
         var petIndex: [String: Int] = [:], slotIndex: [String: Int] = [:]
-        var pets: [Int] = [], slots: [Int] = [], petOfSlot: [Int] = []
+        var pets: [Int] = [], slots: [Int] = [], passedSlots: [Int] = []
+        func slot(_ pet: String, _ activity: String) -> Int {
+            let key = pet + "\u{0}" + activity
+            if let s = slotIndex[key] { return s }
+            slotIndex[key] = slotIndex.count
+            return slotIndex.count - 1
+        }
         for e in examples {
             let p = petIndex[e.pet] ?? { let n = petIndex.count; petIndex[e.pet] = n; return n }()
-            let key = e.pet + "\u{0}" + e.activity
-            let s = slotIndex[key] ?? { let n = slotIndex.count; slotIndex[key] = n; petOfSlot.append(p); return n }()
-            pets.append(p); slots.append(s)
+            pets.append(p); slots.append(slot(e.pet, e.activity))
+            passedSlots.append(e.over.map { slot(e.pet, $0.activity) } ?? -1)
         }
+        // A choice reads the difference of its two offers' features.
+        let x = examples.map { e in e.over.map { o in zip(e.features, o.features).map { $0 - $1 } } ?? e.features }
         let categories = ActivityCategory.allCases.count
         var u = [Double](repeating: 0, count: petIndex.count * categories)
         var v = [Double](repeating: 0, count: slotIndex.count)
         let cPrecision = 1 / (start.categorySD * start.categorySD), aPrecision = 1 / (start.activitySD * start.activitySD)
         func logit(_ i: Int) -> Double {
             var z = u[pets[i] * categories + examples[i].category] + v[slots[i]]
-            for j in 0..<k { z += b[j] * examples[i].features[j] }
+            if let o = examples[i].over { z -= u[pets[i] * categories + o.category] + v[passedSlots[i]] }
+            for j in 0..<k { z += b[j] * x[i][j] }
             return z
         }
         let startLoss = loss(examples) { logit($0) }
@@ -221,13 +259,17 @@ public enum PriorFit {
                 var g = [Double](repeating: 0, count: u.count), h = g
                 for i in examples.indices {
                     let p = sigmoid(logit(i)), c = pets[i] * categories + examples[i].category
-                    g[c] += weight[i] * (examples[i].rating - p); h[c] += weight[i] * p * (1 - p)
+                    let r = weight[i] * (examples[i].rating - p), q = weight[i] * p * (1 - p)
+                    g[c] += r; h[c] += q
+                    if let o = examples[i].over { let d = pets[i] * categories + o.category; g[d] -= r; h[d] += q }
                 }
                 for c in u.indices where h[c] > 0 { u[c] += (g[c] - cPrecision * u[c]) / (h[c] + cPrecision) }
                 var ga = [Double](repeating: 0, count: v.count), ha = ga
                 for i in examples.indices {
                     let p = sigmoid(logit(i))
-                    ga[slots[i]] += weight[i] * (examples[i].rating - p); ha[slots[i]] += weight[i] * p * (1 - p)
+                    let r = weight[i] * (examples[i].rating - p), q = weight[i] * p * (1 - p)
+                    ga[slots[i]] += r; ha[slots[i]] += q
+                    if passedSlots[i] >= 0 { ga[passedSlots[i]] -= r; ha[passedSlots[i]] += q }
                 }
                 for s in v.indices { v[s] += (ga[s] - aPrecision * v[s]) / (ha[s] + aPrecision) }
             }
@@ -235,7 +277,7 @@ public enum PriorFit {
             var g = [Double](repeating: 0, count: k)
             var h = [Double](repeating: 0, count: k * k)
             for i in examples.indices {
-                let x = examples[i].features
+                let x = x[i]
                 let p = sigmoid(logit(i)), q = weight[i] * p * (1 - p)
                 for j in 0..<k where x[j] != 0 {
                     g[j] += weight[i] * (examples[i].rating - p) * x[j]

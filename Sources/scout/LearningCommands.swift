@@ -149,7 +149,7 @@ struct FitPrior: ParsableCommand {
     @Option(name: .customLong("examples"), help: ArgumentHelp("Rated examples written by --emit-examples, instead of --log.", valueName: "file"))
     var examples: String?
 
-    @Flag(name: .customLong("emit-examples"), help: "Write the log's rated offers as feature lines to stdout and stop.")
+    @Flag(name: .customLong("emit-examples"), help: "Write the log's rated offers and choices as feature lines to stdout and stop.")
     var emitExamples = false
 
     @Option(name: .customLong("output"), help: ArgumentHelp("Where to write the fitted prior.", valueName: "file"))
@@ -189,6 +189,12 @@ struct FitPrior: ParsableCommand {
                 w.key("y"); w.number(e.rating)
                 w.key("pet"); w.string(e.pet); w.key("category"); w.int(e.category); w.key("activity"); w.string(e.activity)
                 w.key("propensity"); w.number(e.propensity)
+                if let o = e.over {
+                    w.key("over"); w.objectStart()
+                    w.key("x"); w.arrayStart(); for v in o.features { w.number(v) }; w.arrayEnd()
+                    w.key("category"); w.int(o.category); w.key("activity"); w.string(o.activity)
+                    w.objectEnd()
+                }
                 w.objectEnd()
                 text += String(decoding: w.bytes, as: UTF8.self) + "\n"
             }
@@ -197,16 +203,18 @@ struct FitPrior: ParsableCommand {
         }
         guard !rated.isEmpty else { throw ValidationError("no rated offers to fit") }
         let result = PriorFit.fit(rated, start: recommender.prior, version: version!, ridge: ridge, largestWeight: largestWeight)
+        let choices = rated.filter { $0.over != nil }.count
         let fitted: [(String, JSONValue)] = [
-            ("from_prior", .string(recommender.prior.version)), ("rated_offers", .number(String(rated.count))),
+            ("from_prior", .string(recommender.prior.version)), ("rated_offers", .number(String(rated.count - choices))),
+            ("choices", .number(String(choices))),
             ("ridge", .number(String(ridge))), ("largest_weight", .number(String(largestWeight))), ("rounds", .number(String(result.iterations))),
             ("log_loss", .number(String(format: "%.5f", result.logLoss))), ("start_log_loss", .number(String(format: "%.5f", result.startLogLoss))),
         ]
-        let text = result.prior.fileText(about: "Fitted by scout fit-prior from \(rated.count) rated offers, starting from prior \(recommender.prior.version).",
-                                         fitted: fitted)
+        let text = result.prior.fileText(about: "Fitted by scout fit-prior from \(rated.count - choices) rated offers and \(choices) choices, "
+                                                + "starting from prior \(recommender.prior.version).", fitted: fitted)
         guard FileManager.default.createFile(atPath: output!, contents: Data(text.utf8)) else { throw ValidationError("--output: cannot write \(output!)") }
-        FileHandle.standardError.write(Data(String(format: "scout fit-prior: %d rated offers, %d rounds, log loss %.4f (start %.4f), wrote %@\n",
-                                                   rated.count, result.iterations, result.logLoss, result.startLogLoss, output!).utf8))
+        FileHandle.standardError.write(Data(String(format: "scout fit-prior: %d rated offers, %d choices, %d rounds, log loss %.4f (start %.4f), wrote %@\n",
+                                                   rated.count - choices, choices, result.iterations, result.logLoss, result.startLogLoss, output!).utf8))
     }
 
     /// Examples from `--emit-examples` lines; exits naming the line of a bad one.
@@ -219,6 +227,7 @@ struct FitPrior: ParsableCommand {
             number += 1
             if line.isEmpty { continue }
             let shape = "--examples: line \(number) is not {\"x\": [\(k) numbers], \"y\": 0…1, \"pet\", \"category\": 0…5, \"activity\", \"propensity\": 0…1}"
+                + " with, for a choice, \"over\": {\"x\", \"category\", \"activity\"}"
             guard let v = try? JSONReader.parse([UInt8](line)), let x = v["x"]?.array, x.count == k, let y = v["y"]?.double, (0...1).contains(y),
                   let pet = v["pet"]?.string, let category = v["category"]?.double, (0...5).contains(category), let activity = v["activity"]?.string,
                   let propensity = v["propensity"]?.double, propensity > 0 && propensity <= 1 else {
@@ -226,7 +235,14 @@ struct FitPrior: ParsableCommand {
             }
             let values = x.compactMap { $0.double }
             guard values.count == k else { throw ValidationError(shape) }
-            out.append(RatedExample(features: values, rating: y, pet: pet, category: Int(category), activity: activity, propensity: propensity))
+            var over: RatedExample.PassedOffer?
+            if let o = v["over"] {
+                guard let ox = o["x"]?.array?.compactMap({ $0.double }), ox.count == k, let oc = o["category"]?.double, (0...5).contains(oc),
+                      let oa = o["activity"]?.string else { throw ValidationError(shape) }
+                over = .init(features: ox, category: Int(oc), activity: oa)
+            }
+            out.append(RatedExample(features: values, rating: y, pet: pet, category: Int(category), activity: activity, propensity: propensity,
+                                    over: over))
         }
         return out
     }

@@ -164,43 +164,109 @@ import Testing
         }
     }
 
+    /// A seeded population for the fit's tests: coefficients drawn uniformly, each pet's own
+    /// category (sd 0.5) and activity (sd 0.4) tastes, and offers of random dog activities
+    /// with random features, each with its log-odds.
+    struct SyntheticPopulation {
+        var rng: SplitMix64, draws: SeededRandom
+        let k = EnjoymentFeature.allCases.count
+        let truth: [Double]
+        let activities = Fixture.recommender.catalog.activities(for: .dog)
+        var categoryTaste: [Double] = [], activityTaste: [String: Double] = [:]
+
+        init(seed: UInt64) {
+            rng = SplitMix64(seed: seed)
+            draws = SeededRandom(seed: seed)
+            var r = rng
+            truth = (0..<EnjoymentFeature.allCases.count).map { _ in r.uniform(-1, 1) }
+            rng = r
+        }
+
+        /// Fits `examples` from a prior of zeros (the spreads the tastes are drawn with) and
+        /// returns the fit and each coefficient's error, `compared` as given (both sides).
+        func fit(_ examples: [RatedExample], compared: ([Double]) -> [Double] = { $0 }) -> (fit: PriorFit.Result, errors: [Double], mean: Double) {
+            let zero = EnjoymentPrior(version: "zero", coefficients: [Double](repeating: 0, count: k), categorySD: 0.5, activitySD: 0.4)
+            let fit = PriorFit.fit(examples, start: zero, version: "fitted", ridge: 1)
+            let errors = zip(compared(fit.prior.coefficients), compared(truth)).map { abs($0 - $1) }
+            return (fit, errors, errors.reduce(0, +) / Double(errors.count))
+        }
+
+        /// The next pet: new tastes.
+        mutating func nextPet() {
+            categoryTaste = (0..<6).map { _ in draws.normal() * 0.5 }
+            activityTaste = [:]
+        }
+
+        /// An offer to the current pet: the activity, its features and its log-odds.
+        mutating func offer() -> (a: Activity, x: [Double], z: Double) {
+            let a = rng.pick(activities)
+            var x = [Double](repeating: 0, count: k)
+            x[a.category.ordinal] = 1
+            for j in 6..<k where rng.chance(0.3) { x[j] = rng.uniform(-1, 1) }
+            let own = activityTaste[a.id] ?? draws.normal() * 0.4
+            activityTaste[a.id] = own
+            var z = categoryTaste[a.category.ordinal] + own
+            for j in 0..<k { z += truth[j] * x[j] }
+            return (a, x, z)
+        }
+    }
+
     /// The fit recovers a population's coefficients from ratings drawn from them (with each
     /// pet's own category and activity tastes on top).
     @Test func theFitRecoversAPopulationsCoefficients() {
-        var rng = SplitMix64(seed: 2_026)
-        var draws = SeededRandom(seed: 2_026)
-        let k = EnjoymentFeature.allCases.count
-        let truth = (0..<k).map { _ in rng.uniform(-1, 1) }
-        let activities = Fixture.recommender.catalog.activities(for: .dog)
+        var world = SyntheticPopulation(seed: 2_026)
         var examples: [RatedExample] = []
         for pet in 0..<150 {
-            let categoryTaste = (0..<6).map { _ in draws.normal() * 0.5 }
-            var activityTaste: [String: Double] = [:]
+            world.nextPet()
             for _ in 0..<40 {
-                let a = rng.pick(activities)
-                var x = [Double](repeating: 0, count: k)
-                x[a.category.ordinal] = 1
-                for j in 6..<k where rng.chance(0.3) { x[j] = rng.uniform(-1, 1) }
-                let own = activityTaste[a.id] ?? draws.normal() * 0.4
-                activityTaste[a.id] = own
-                var z: Double = categoryTaste[a.category.ordinal] + own
-                for j in 0..<k { z += truth[j] * x[j] }
-                let p: Double = 1 / (1 + exp(-z))
-                let y: Double = rng.chance(p) ? 1 : 0
+                let (a, x, z) = world.offer()
+                let y: Double = world.rng.chance(1 / (1 + exp(-z))) ? 1 : 0
                 examples.append(RatedExample(features: x, rating: y, pet: "pet\(pet)", category: a.category.ordinal, activity: a.id))
             }
         }
-        let zero = EnjoymentPrior(version: "zero", coefficients: [Double](repeating: 0, count: k), categorySD: 0.5, activitySD: 0.4)
-        let fit = PriorFit.fit(examples, start: zero, version: "fitted", ridge: 1)
-        let errors = zip(fit.prior.coefficients, truth).map { abs($0 - $1) }
-        let mean = errors.reduce(0, +) / Double(k)
+        let (fit, errors, mean) = world.fit(examples)
         print(String(format: "prior fit: %d examples, mean |error| %.3f, largest %.3f, log loss %.4f from %.4f", examples.count, mean,
                      errors.max()!, fit.logLoss, fit.startLogLoss))
         #expect(mean < 0.12, "\(errors)")
         #expect(errors.max()! < 0.35, "\(errors)")
         #expect(fit.logLoss < fit.startLogLoss)
         // Deterministic.
-        #expect(PriorFit.fit(examples, start: zero, version: "fitted", ridge: 1).prior == fit.prior)
+        #expect(world.fit(examples).fit.prior == fit.prior)
+    }
+
+    /// Choices alone (an offer taken over another, drawn Bradley–Terry from a population and
+    /// each pet's tastes) recover the population's coefficients; a logged answer of two with
+    /// one offer rated gives the rating and the choice.
+    @Test func theFitReadsChoices() throws {
+        var world = SyntheticPopulation(seed: 2_027)
+        var examples: [RatedExample] = []
+        for pet in 0..<150 {
+            world.nextPet()
+            for _ in 0..<40 {
+                let (one, two) = (world.offer(), world.offer())
+                guard one.a.id != two.a.id else { continue }
+                let (taken, passed) = world.rng.chance(1 / (1 + exp(two.z - one.z))) ? (one, two) : (two, one)
+                examples.append(RatedExample(features: taken.x, rating: 1, pet: "pet\(pet)", category: taken.a.category.ordinal, activity: taken.a.id,
+                                             over: .init(features: passed.x, category: passed.a.category.ordinal, activity: passed.a.id)))
+            }
+        }
+        // The six category coefficients are not identified by choices alone beyond their
+        // differences: compare those, and every other coefficient as it is.
+        let (fit, errors, mean) = world.fit(examples) { c in c.prefix(6).map { $0 - c[0] } + c.dropFirst(6) }
+        print(String(format: "prior fit from choices: %d choices, mean |error| %.3f, largest %.3f", examples.count, mean, errors.max()!))
+        #expect(mean < 0.15, "\(errors)")
+        #expect(errors.max()! < 0.45, "\(errors)")
+        #expect(fit.logLoss < fit.startLogLoss)
+
+        // From a log: an answer of two, the taken offer rated.
+        let request = Self.s.request(count: 2, mode: .explore, seed: 4)
+        let pair = Fixture.recommender.recommendActivities(request).recommendations
+        let decision = LoggedDecision(request: request, offers: pair.map { LoggedOffer(id: $0.id, propensity: $0.propensity) },
+                                      ratings: [pair[1].activity.id: .disliked], line: 1)
+        let read = PriorFit.examples(decision, recommender: Fixture.recommender)
+        #expect(read.count == 2)
+        #expect(read[0].over == nil && read[0].rating == 0 && read[0].activity == pair[1].activity.id)
+        #expect(read[1].rating == 1 && read[1].activity == pair[1].activity.id && read[1].over?.activity == pair[0].activity.id)
     }
 
     @Test func theLoggingPolicyEstimatesItsOwnValue() {

@@ -1,5 +1,6 @@
 import Foundation
 import ScoutJSON
+import ScoutRecommend
 import ScoutTestSupport
 import Testing
 
@@ -277,5 +278,39 @@ import Testing
         let failing = try Self.run(["rank", "--input", a, "--output", out, "--fail-on-error", "--quiet"])
         #expect(failing.status == 3)
         #expect(!failing.err.contains("scout rank:"))
+    }
+
+    /// `scout fit-prior` reads the choices a log of two-offer answers implies (the rated
+    /// offer's id names the other), and `--emit-examples` then `--examples` (the Spark
+    /// path's map and fit) writes the same prior byte for byte.
+    @Test func fitPriorReadsChoicesAlikeFromALogAndFromItsExamples() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("scout-fit-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var lines: [String] = []
+        for day in 1...12 {
+            let m = Moment(mode: .outdoor, temperatureC: 10 + day, hour: 9 + day % 8, weekday: 1 + day % 7)
+            var indoor = m
+            indoor.mode = .indoor
+            let fetch = OfferID(activity: "fetch", moment: m), puzzle = OfferID(activity: "puzzle_feeder", moment: indoor)
+            let (taken, passed) = day % 3 == 0 ? (puzzle, fetch) : (fetch, puzzle)
+            let takenID = OfferID(activity: taken.activity, moment: taken.moment, others: [passed])
+            let passedID = OfferID(activity: passed.activity, moment: passed.moment, others: [taken])
+            let request = #"{"pet":{"name":"Rex","species":"dog","breed":"Border Collie","birth_date":"2021-04-02"},"now":"2026-06-\#(String(format: "%02d", day))T10:00:00Z","location":{"lat":53.27,"lon":-9.05},"weather":{"temperature_c":14},"count":2}"#
+            lines.append(#"{"request":\#(request),"offers":[{"id":"\#(takenID)","propensity":0.6},{"id":"\#(passedID)","propensity":0.5}],"ratings":[{"recommendation":"\#(takenID)","rating":"\#(day % 2 == 0 ? "enjoyed" : "neutral")"}]}"#)
+        }
+        let log = dir + "/log.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: true, encoding: .utf8)
+        let fromLog = try Self.run(["fit-prior", "--data", Repository.data, "--log", log, "--output", dir + "/a.json", "--version", "2026-11-29.1"])
+        #expect(fromLog.status == 0, "\(fromLog.err)")
+        #expect(fromLog.err.contains("12 rated offers, 12 choices"), "\(fromLog.err)")
+        let emitted = try Self.run(["fit-prior", "--data", Repository.data, "--log", log, "--emit-examples"])
+        #expect(emitted.status == 0 && emitted.out.split(separator: "\n").filter { $0.contains("\"over\"") }.count == 12, "\(emitted.out.prefix(400))")
+        try emitted.out.write(toFile: dir + "/examples.jsonl", atomically: true, encoding: .utf8)
+        let fromExamples = try Self.run(["fit-prior", "--data", Repository.data, "--examples", dir + "/examples.jsonl", "--output", dir + "/b.json",
+                                         "--version", "2026-11-29.1"])
+        #expect(fromExamples.status == 0, "\(fromExamples.err)")
+        let a = FileManager.default.contents(atPath: dir + "/a.json"), b = FileManager.default.contents(atPath: dir + "/b.json")
+        #expect(a != nil && a == b)
     }
 }
