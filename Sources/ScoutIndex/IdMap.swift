@@ -21,9 +21,6 @@ struct IdMap {
     /// An empty map.
     init() {}
 
-    /// An empty map with room for `count` ids without growing.
-    init(minimumCapacity count: Int) { reserve(count) }
-
     /// The map of the entries of `table`, all live and with distinct ids (a compaction's
     /// copy), entry `i` at number `i`.
     ///

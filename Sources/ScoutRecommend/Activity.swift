@@ -265,7 +265,10 @@ public struct ActivityCatalog: Sendable {
         self.byID = byID
         self.bySpecies = (Species.known + [.other]).map { s in activities.indices.filter { activities[$0].species.contains(s) } }
         var byTag: [UInt16: Int] = [:], shared: Set<UInt16> = []
-        for (i, a) in activities.enumerated() where byTag.updateValue(i, forKey: OfferID.tag(a.id)) != nil { shared.insert(OfferID.tag(a.id)) }
+        for (i, a) in activities.enumerated() {
+            let tag = OfferID.tag(a.id)
+            if byTag.updateValue(i, forKey: tag) != nil { shared.insert(tag) }
+        }
         for t in shared { byTag[t] = nil }
         self.byTag = byTag
     }

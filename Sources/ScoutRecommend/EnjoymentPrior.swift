@@ -176,8 +176,8 @@ public struct OfferID: Sendable, Hashable, CustomStringConvertible {
     ///   `catalog`; `not_found` when the id is malformed or its check fails (it was not given by
     ///   an answer, or was changed).
     public static func parse(_ text: String, catalog: ActivityCatalog, path: String) throws(ScoutError) -> OfferID {
-        var parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count >= 2, text.utf8.count <= 120 else {
+        var parts = text.utf8.count <= 120 ? text.split(separator: ".", omittingEmptySubsequences: false) : []
+        guard parts.count >= 2 else {
             throw ScoutError(.notFound, "no offer has this id: ids look like \"fetch.3f09a2c41b7e\", as recommendations[].id gives them", path: path)
         }
         let otherHex = parts.count >= 3 && parts.last!.utf8.count == 5 ? parts.removeLast() : nil

@@ -330,7 +330,7 @@ extension Worker {
                 // Absent: the other offer the id names (an answer of two), if any.
                 var over: [OfferID]? = e["over"] == nil ? nil : []
                 for (j, item) in try e.array("over", maxCount: 9).enumerated() {
-                    guard let text = item.string, text.utf8.count <= 120 else {
+                    guard let text = item.string else {
                         throw ScoutError(.invalidRequest, "over must list offer ids (recommendations[].id), not \(item.typeName)", path: e.at("over") + "[\(j)]")
                     }
                     let passed = try OfferID.parse(text, catalog: r.catalog, path: e.at("over") + "[\(j)]")

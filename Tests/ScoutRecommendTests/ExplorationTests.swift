@@ -79,7 +79,8 @@ import Testing
         let good = answer.recommendations[0].id.description
         var digits = Array(good)
         digits[digits.count - 1] = digits.last == "0" ? "1" : "0"
-        for (text, words) in [(String(digits), "unchanged"), ("fetchh.0206376bd0b2", "did you mean \"fetch\""), ("fetch", "ids look like")] {
+        for (text, words) in [(String(digits), "unchanged"), ("fetchh.0206376bd0b2", "did you mean \"fetch\""), ("fetch", "ids look like"),
+                              (String(repeating: "fetch.", count: 30) + "0206376bd0b2", "ids look like")] {
             #expect {
                 _ = try OfferID.parse(text, catalog: catalog, path: "feedback[0].recommendation")
             } throws: { e in

@@ -161,6 +161,7 @@ import Testing
             (#"{"recommendation":"\#(puzzle)","over":["\#(puzzleLater)"],"at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].over[0]"),
             (#"{"recommendation":"\#(puzzle)","over":["fetch.000000000000"],"at":"2026-06-09T10:00:00Z"}"#, "not_found", "feedback[0].over[0]"),
             (#"{"recommendation":"\#(puzzle)","over":[3],"at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].over[0]"),
+            (#"{"recommendation":"\#(puzzle)","over":["\#(String(repeating: "x", count: 200))"],"at":"2026-06-09T10:00:00Z"}"#, "not_found", "feedback[0].over[0]"),
             (#"{"recommendation":"\#(puzzle)","over":"\#(fetch)","at":"2026-06-09T10:00:00Z"}"#, "invalid_request", "feedback[0].over"),
             (#"{"recommendation":"\#(puzzle)","over":[\#(Array(repeating: "\"\(fetch)\"", count: 10).joined(separator: ","))],"at":"2026-06-09T10:00:00Z"}"#,
              "limit_exceeded", "feedback[0].over"),
