@@ -178,15 +178,20 @@ public final class Engine: Sendable {
     /// in typed fields are reported under `fieldPath` when given (a patch's `set`).
     func prepare(_ records: [PointRecord], fieldPath: String? = nil) throws(ScoutError) -> PreparedWrite {
         var out = PreparedWrite()
+        // What a kind's records share, worked out once for each run of records of one kind.
+        var last: (name: String, placement: Placement, hidden: Bool)?
         for (i, r) in records.enumerated() {
             // Where the record is, for errors only: built when one is thrown.
             func at() -> String { r.source ?? "records[\(i)]" }
             let kind = r.kind.name
-            do throws(ScoutError) { try PointRecord.validateKind(kind, path: "kind") } catch {
-                throw ScoutError(error.code, error.message, path: "\(at()).kind")
+            if last?.name != kind {
+                do throws(ScoutError) { try PointRecord.validateKind(kind, path: "kind") } catch {
+                    throw ScoutError(error.code, error.message, path: "\(at()).kind")
+                }
+                last = (kind, r.kind.definition.placement, privacy.hides(kind: kind))
             }
             guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must not be empty", path: "\(at()).id") }
-            let placement = r.kind.definition.placement
+            let placement = last!.placement
             if r.point == nil && placement == .required {
                 throw ScoutError(.invalidRequest, "records of kind \(kind) need lat and lon", path: "\(at()).lat")
             }
@@ -208,7 +213,7 @@ public final class Engine: Sendable {
             // Privacy by construction: a hidden kind's exact point never enters the index, so
             // every answer about it (membership, order, distance, score, cursor) is a function
             // of the published cell only.
-            let shown = privacy.hides(kind: kind) ? privacy.shown(point, kind: kind) : point
+            let shown = last!.hidden ? privacy.shown(point, kind: kind) : point
             out.located[kind, default: []].append(PointSet.Record(id: r.id, point: shown, payload: payload))
         }
         // A kind whose records may or may not have a place can get one id twice in a batch,
@@ -286,7 +291,14 @@ public final class Engine: Sendable {
         if let kind { try PointRecord.validateKind(kind, path: "kind") }
         let records = try RecordFile.read(path: path, defaultKind: kind, maximumBytes: maximumBytes, memory: memory)
         try upsert(records)
-        for k in Set(records.filter { $0.point != nil }.map(\.kind.name)) {
+        // The kinds given places (a file's records are mostly of one kind: compared with
+        // the previous record's, not hashed each).
+        var placed = Set<String>(), previous: String?
+        for r in records where r.point != nil && r.kind.name != previous {
+            previous = r.kind.name
+            placed.insert(r.kind.name)
+        }
+        for k in placed {
             pointSet(kind: k)?.pack()
             prepareFilters(kind: k)
         }

@@ -70,24 +70,57 @@ public struct PointRecord: Sendable {
                 fields.append((k, x))
             }
         }
-        guard let id, !id.isEmpty else { throw ScoutError(.invalidRequest, "id is required and must not be empty", path: at("id")) }
-        guard id.utf8.count <= maximumIdLength else {
-            throw ScoutError(.limitExceeded, "id must be at most \(maximumIdLength) bytes", path: at("id"))
-        }
+        let checkedID = try checkedId(id, path: path)
         guard let kind = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
-        try validateKind(kind, path: at("kind"))
-        let typed = RecordKind(kind)
-        let placement = typed.definition.placement
+        return try checked(id: checkedID, kind: CheckedKind(kind, path: at("kind")), lat: lat, lon: lon, fields: fields, path: path)
+    }
+
+    /// A kind name checked once for many records (``validateKind(_:path:)``), with its typed
+    /// form and whether its records have a place.
+    struct CheckedKind {
+        /// The name as given.
+        let name: String
+        /// The typed form.
+        let kind: RecordKind
+        /// Whether its records have a place.
+        let placement: Placement
+        /// Checks `name`; errors at `path`.
+        init(_ name: String, path: String) throws(ScoutError) {
+            try PointRecord.validateKind(name, path: path)
+            self.name = name
+            kind = RecordKind(name)
+            placement = kind.definition.placement
+        }
+    }
+
+    /// An id as records carry it: present, not empty, at most ``maximumIdLength`` bytes.
+    /// Errors at `path`'s `id`.
+    static func checkedId(_ id: String?, path: String) throws(ScoutError) -> String {
+        let at = path.isEmpty ? "id" : "\(path).id"
+        guard let id, !id.isEmpty else { throw ScoutError(.invalidRequest, "id is required and must not be empty", path: at) }
+        guard id.utf8.count <= maximumIdLength else {
+            throw ScoutError(.limitExceeded, "id must be at most \(maximumIdLength) bytes", path: at)
+        }
+        return id
+    }
+
+    /// A record from its parts, checked as ``from(json:defaultKind:path:)`` checks them: the
+    /// id (``checkedId(_:path:)``), and `lat` and `lon` together, valid, where the kind has
+    /// places. Errors name the field under `path`.
+    static func checked(id: String?, kind: CheckedKind, lat: Double?, lon: Double?,
+                        fields: [(String, JSONValue)], path: String) throws(ScoutError) -> PointRecord {
+        func at(_ f: String) -> String { path.isEmpty ? f : "\(path).\(f)" }
+        let id = try checkedId(id, path: path)
         switch (lat, lon) {
         case (nil, nil):
-            guard placement != .required else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
-            return PointRecord(id: id, kind: typed, point: nil, fields: fields)
+            guard kind.placement != .required else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
+            return PointRecord(id: id, kind: kind.kind, point: nil, fields: fields)
         case (let lat?, let lon?):
-            guard placement != .none else {
-                throw ScoutError(.invalidRequest, "records of kind \(kind) have no place: drop lat and lon", path: at("lat"))
+            guard kind.placement != .none else {
+                throw ScoutError(.invalidRequest, "records of kind \(kind.name) have no place: drop lat and lon", path: at("lat"))
             }
             let p = try GeoPoint(lat: lat, lon: lon).validated(path: path.isEmpty ? nil : path)
-            return PointRecord(id: id, kind: typed, point: p, fields: fields)
+            return PointRecord(id: id, kind: kind.kind, point: p, fields: fields)
         case (nil, _): throw ScoutError(.invalidRequest, "lat is required with lon", path: at("lat"))
         case (_, nil): throw ScoutError(.invalidRequest, "lon is required with lat", path: at("lon"))
         }

@@ -106,50 +106,74 @@ public enum RecordFile {
         return out
     }
 
-    /// A CSV cell without leading and trailing spaces and tabs (bytes, not Foundation's
-    /// character sets: this runs for every cell of a million-line file).
-    private static func trimmingBlanks(_ cell: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        func blank(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
-        var lo = cell.startIndex, hi = cell.endIndex
-        while lo < hi && blank(cell[lo]) { lo += 1 }
-        while hi > lo && blank(cell[hi - 1]) { hi -= 1 }
-        return cell[lo..<hi]
-    }
-
-    /// Parses CSV `id,lat,lon[,kind]` with a header line.
+    /// Parses CSV `id,lat,lon[,kind]` with a header line. Cells are read in place from the
+    /// bytes (numbers by ``DecimalText``, the same values as `Double(String)`), and a kind is
+    /// checked once for the run of lines that name it.
     public static func csv(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
         var out: [PointRecord] = []
         // The columns' positions, from the header line (kind: Int.max when there is none).
         var header: (id: Int, lat: Int, lon: Int, kind: Int)?
-        try forEachLine(bytes) { (n, line) throws(ScoutError) in
-            if let bad = JSONReader.invalidUTF8Offset(in: line) {
-                throw ScoutError(.parseError, "line \(n): invalid UTF-8 at byte \(bad - line.startIndex + 1)", path: "line \(n)")
-            }
-            let cells = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-                .map { String(decoding: trimmingBlanks($0), as: UTF8.self) }
-            guard let columns = header else {
-                var named: [String: Int] = [:]
-                for (i, c) in cells.enumerated() { named[c.lowercased()] = i }
-                for need in ["id", "lat", "lon"] where named[need] == nil {
-                    throw ScoutError(.invalidRequest, "the CSV header must name the column \(need)", path: "line 1")
+        var cells: [Range<Int>] = []
+        var lastKind: PointRecord.CheckedKind?
+        try bytes.withUnsafeBufferPointer { (b: UnsafeBufferPointer<UInt8>) throws(ScoutError) in
+            out.reserveCapacity(b.reduce(into: 0) { n, c in if c == 0x0A { n += 1 } })
+            func blank(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") }
+            func cellBytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: b[r]) }
+            func text(_ r: Range<Int>) -> String { String(decoding: cellBytes(r), as: UTF8.self) }
+            try DelimitedText.forEachLine(b) { (n: Int, line: Range<Int>) throws(ScoutError) in
+                var high: UInt8 = 0
+                for i in line { high |= b[i] }
+                if high >= 0x80, let bad = JSONReader.invalidUTF8Offset(in: bytes[line]) {
+                    throw ScoutError(.parseError, "line \(n): invalid UTF-8 at byte \(bad - line.startIndex + 1)", path: "line \(n)")
                 }
-                header = (named["id"]!, named["lat"]!, named["lon"]!, named["kind"] ?? Int.max)
-                return
-            }
-            if cells.count == 1 && cells[0].isEmpty { return }
-            func cell(_ column: Int) -> String? { column < cells.count ? cells[column] : nil }
-            guard let id = cell(columns.id), !id.isEmpty else { throw ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id") }
-            guard let lat = cell(columns.lat).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat") }
-            guard let lon = cell(columns.lon).flatMap(Double.init) else { throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon") }
-            let kind = cell(columns.kind).flatMap { $0.isEmpty ? nil : $0 } ?? defaultKind
-            var members: [(String, JSONValue)] = [("id", .string(id)), ("lat", .number(String(lat))), ("lon", .number(String(lon)))]
-            if let kind { members.append(("kind", .string(kind))) }
-            do throws(ScoutError) {
-                var record = try PointRecord.from(json: .object(members), defaultKind: nil, path: "")
-                record.source = "line \(n)"
-                out.append(record)
-            } catch {
-                throw ScoutError(error.code, "line \(n): \(error.message)", path: "line \(n): \(error.path ?? "")")
+                // Cells without leading and trailing spaces and tabs.
+                DelimitedText.cells(of: line, in: b, separator: UInt8(ascii: ","), into: &cells)
+                for c in cells.indices {
+                    var lo = cells[c].lowerBound, hi = cells[c].upperBound
+                    while lo < hi && blank(b[lo]) { lo += 1 }
+                    while hi > lo && blank(b[hi - 1]) { hi -= 1 }
+                    cells[c] = lo..<hi
+                }
+                guard let columns = header else {
+                    var named: [String: Int] = [:]
+                    for (i, c) in cells.enumerated() { named[text(c).lowercased()] = i }
+                    for need in ["id", "lat", "lon"] where named[need] == nil {
+                        throw ScoutError(.invalidRequest, "the CSV header must name the column \(need)", path: "line 1")
+                    }
+                    header = (named["id"]!, named["lat"]!, named["lon"]!, named["kind"] ?? Int.max)
+                    return
+                }
+                if cells.count == 1 && cells[0].isEmpty { return }
+                func cell(_ column: Int) -> Range<Int>? { column < cells.count ? cells[column] : nil }
+                guard let idCell = cell(columns.id), !idCell.isEmpty else {
+                    throw ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id")
+                }
+                guard let lat = cell(columns.lat).flatMap({ DecimalText.double(cellBytes($0)) }) else {
+                    throw ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat")
+                }
+                guard let lon = cell(columns.lon).flatMap({ DecimalText.double(cellBytes($0)) }) else {
+                    throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon")
+                }
+                do throws(ScoutError) {
+                    let id = try PointRecord.checkedId(text(idCell), path: "")
+                    let kindCell = cell(columns.kind).flatMap { $0.isEmpty ? nil : $0 }
+                    if let kindCell {
+                        if lastKind.map({ $0.name.utf8.elementsEqual(cellBytes(kindCell)) }) != true {
+                            lastKind = try PointRecord.CheckedKind(text(kindCell), path: "kind")
+                        }
+                    } else if let defaultKind {
+                        if lastKind?.name != defaultKind { lastKind = try PointRecord.CheckedKind(defaultKind, path: "kind") }
+                    } else {
+                        throw ScoutError(.invalidRequest, "kind is required", path: "kind")
+                    }
+                    var record = try PointRecord.checked(id: id, kind: lastKind!, lat: lat, lon: lon, fields: [], path: "")
+                    // Only a typed kind's record can fail later (its fields are read when it
+                    // is stored): only its errors need the line.
+                    if case .own = record.kind {} else { record.source = "line \(n)" }
+                    out.append(record)
+                } catch {
+                    throw ScoutError(error.code, "line \(n): \(error.message)", path: "line \(n): \(error.path ?? "")")
+                }
             }
         }
         return out

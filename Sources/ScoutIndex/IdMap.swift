@@ -123,12 +123,23 @@ struct IdMap {
         return found ? Int32(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1 : nil
     }
 
+    /// Starts loading the slot where `tag`'s probe begins into the caches, so that a
+    /// ``set(_:tag:to:in:)`` a few dozen ids later finds it there. The map must not grow in
+    /// between (``reserve(_:)`` first) for the hint to be of use; it is never wrong.
+    @inline(__always)
+    func prefetch(tag: UInt64) {
+        slots.withUnsafeBufferPointer { s in
+            if let base = s.baseAddress { scout_prefetch(base + (Int(truncatingIfNeeded: tag) & (s.count - 1))) }
+        }
+    }
+
     /// Maps `id` to `entry`; returns the entry it mapped to before, if any. `table` must hold
-    /// the entries the map names (`entry` itself need not be in it).
+    /// the entries the map names (`entry` itself need not be in it); `tag`, when given, is
+    /// ``tag(_:)`` of `id`, worked out ahead.
     @discardableResult
-    mutating func set(_ id: String, to entry: Int32, in table: EntryTable) -> Int32? {
+    mutating func set(_ id: String, tag known: UInt64? = nil, to entry: Int32, in table: EntryTable) -> Int32? {
         reserve(count + 1)
-        let tag = Self.tag(id)
+        let tag = known ?? Self.tag(id)
         let (slot, found) = probe(id, tag: tag, in: table)
         let old = found ? Int32(truncatingIfNeeded: slots[slot] & 0xFFFF_FFFF) - 1 : nil
         if !found { count += 1 }

@@ -1,3 +1,4 @@
+import CIntrinsics
 import Dispatch
 import ScoutCore
 import Synchronization
@@ -144,7 +145,8 @@ public final class PointSet: Sendable {
     @discardableResult
     public func upsert(_ records: [Record]) throws(ScoutError) -> Int {
         for (i, r) in records.enumerated() {
-            _ = try r.point.validated(path: "records[\(i)]")
+            // The path is built only for an error.
+            if (try? r.point.validated()) == nil { _ = try r.point.validated(path: "records[\(i)]") }
             guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must be a non-empty string", path: "records[\(i)].id") }
         }
         if records.isEmpty { return 0 }
@@ -159,15 +161,31 @@ public final class PointSet: Sendable {
             // lie together in memory; `order[k]` is the batch position of the k-th appended.
             let order = Self.spatialOrder(records)
             let batchStart = w.entryCount
+            // A big batch, taken in spatial order, reads its records and probes the id map
+            // at random. So the misses overlap, each record is prefetched 2 × `IdMap.lookahead`
+            // records ahead, and its tag worked out and its slot prefetched `lookahead` ahead.
+            let ahead = IdMap.lookahead
+            var tags = [UInt64](repeating: 0, count: order == nil ? 0 : ahead)
+            func tagAhead(_ k: Int) {
+                if k + ahead < records.count {
+                    records.withUnsafeBufferPointer { scout_prefetch($0.baseAddress! + Int(order![k + ahead])) }
+                }
+                let t = IdMap.tag(records[Int(order![k])].id)
+                tags[k & (ahead - 1)] = t
+                w.ids.prefetch(tag: t)
+            }
+            if order != nil { for k in 0..<min(ahead, records.count) { tagAhead(k) } }
             for k in records.indices {
                 let j = order.map { Int($0[k]) } ?? k
+                let tag: UInt64? = order == nil ? nil : tags[k & (ahead - 1)]
+                if order != nil, k + ahead < records.count { tagAhead(k + ahead) }
                 let r = records[j]
                 let index = Int32(w.entryCount)
                 // Append first, so that a version this batch replaces lies in a chunk we hold.
                 appendEntry(Entry(id: r.id, lon: r.point.lon, lat: r.point.lat, payload: r.payload), to: &newChunks)
                 // One probe of the id map: insert, and learn the version this one replaces.
                 let table = EntryTable(chunks: newChunks, count: w.entryCount + 1)
-                if let old = w.ids.set(r.id, to: index, in: table) {
+                if let old = w.ids.set(r.id, tag: tag, to: index, in: table) {
                     if let order, Int(old) >= batchStart, Int(order[Int(old) - batchStart]) > j {
                         // An id twice in a reordered batch: the later record in the batch wins.
                         w.ids.set(r.id, to: old, in: table)
@@ -210,8 +228,35 @@ public final class PointSet: Sendable {
                 }
             }
         }
-        keys.sort()
+        radixSortByHighHalf(&keys)
         return keys.map { Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
+    }
+
+    /// Sorts keys by their high 32 bits, stably: four passes of a least-significant-digit
+    /// radix sort, 8 bits each. Keys whose low halves rise in their initial order (batch
+    /// positions) end in the order `sort()` gives them, in O(n) instead of O(n log n).
+    static func radixSortByHighHalf(_ keys: inout [UInt64]) {
+        let n = keys.count
+        var other = [UInt64](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: 256)
+        for shift in stride(from: 32, to: 64, by: 8) {
+            keys.withUnsafeBufferPointer { from in
+                other.withUnsafeMutableBufferPointer { to in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for i in 0..<256 { counts[i] = 0 }
+                        for k in from { counts[Int(truncatingIfNeeded: k >> UInt64(shift)) & 255] += 1 }
+                        var sum = 0
+                        for i in 0..<256 { let c = counts[i]; counts[i] = sum; sum += c }
+                        for k in from {
+                            let d = Int(truncatingIfNeeded: k >> UInt64(shift)) & 255
+                            to[counts[d]] = k
+                            counts[d] += 1
+                        }
+                    }
+                }
+            }
+            swap(&keys, &other)
+        }
     }
 
     /// The 16 low bits of `v` spread to the even bits of the result.

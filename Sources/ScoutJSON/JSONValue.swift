@@ -1,3 +1,5 @@
+import ScoutCore
+
 /// A parsed JSON value. Objects keep their members in order; numbers keep their text, so
 /// that ids echo back exactly and large integers lose nothing.
 public enum JSONValue: Equatable, Sendable {
@@ -25,7 +27,7 @@ public enum JSONValue: Equatable, Sendable {
     /// The number as a `Double`, or `nil`.
     public var double: Double? {
         guard case .number(let text) = self else { return nil }
-        return Double(text)
+        return DecimalText.double(text)
     }
 
     /// The string, or `nil`.

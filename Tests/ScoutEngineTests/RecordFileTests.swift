@@ -1,6 +1,7 @@
 import Foundation
 import ScoutCore
 import ScoutEngine
+import ScoutJSON
 import Testing
 
 @Suite struct RecordFileTests {
@@ -26,9 +27,14 @@ import Testing
     @Test func aLoadThatWouldNotFitIsRefusedAndLeavesTheEngineAsItWas() throws {
         let lines = (0..<20_000).map { #"{"id":"p\#($0)","kind":"spot","lat":\#(Double($0 % 170) - 85),"lon":\#(Double($0 % 360) - 180)}"# }
         let path = write("budget.jsonl", lines.joined(separator: "\n") + "\n")
-        let estimate = RecordFile.estimatedLoadBytes(fileBytes: try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int), lines: 20_000)
+        let size = try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let estimate = RecordFile.estimatedLoadBytes(fileBytes: size, lines: 20_000)
         #expect(estimate > 8 << 20)
-        let tight = Engine(memory: MemoryBudget(limit: (MemoryBudget.residentBytes() ?? 0) + estimate / 2))
+        // Room between what the file's size alone asks (the check before reading) and what
+        // its lines ask after it is read, halfway: other tests of this process allocate
+        // meanwhile, and the resident size moves by a megabyte or two.
+        let sizeAlone = RecordFile.estimatedLoadBytes(fileBytes: size, lines: 0)
+        let tight = Engine(memory: MemoryBudget(limit: (MemoryBudget.residentBytes() ?? 0) + (sizeAlone + estimate - size) / 2))
         let error = #expect(throws: ScoutError.self) { try tight.load(path: path) }
         #expect(error?.code == .limitExceeded)
         #expect(error?.path == "path")
@@ -78,6 +84,83 @@ import Testing
             #expect(error.path == path)
             #expect(!error.message.contains("91"), "messages never echo coordinates")
         }
+    }
+
+    /// The CSV reader reads cells in place; the reference here is how a line reads as the
+    /// JSON object it stands for (`PointRecord.from(json:)`, numbers by `Double(String)`):
+    /// over random files of good and bad lines, the same records or the same error. A typed
+    /// kind's record names its line (its fields may fail later); a caller's kind's does not.
+    @Test func csvReadsEveryLineAsTheJSONObjectItStandsFor() throws {
+        var rng = SplitMix64(state: 4242)
+        func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
+        func number() -> String {
+            let v = Double(Int64(bitPattern: rng.next()) % 200_000_000) / 1e6
+            return pick([String(format: "%.6f", v), String(format: "%.2f", v / 2), "\(v / 3)", String(format: "%.3e", v),
+                         " \(Int(v / 3)) ", "-0", "91", "-181", "abc", "", "+5", ".5", "nan", "1e400"])
+        }
+        typealias Read = (id: String, kind: String, lat: UInt64?, lon: UInt64?, source: String?)
+        func reference(_ lines: [String], defaultKind: String?) -> Result<[Read], ScoutError> {
+            func cells(_ line: String) -> [String] {
+                line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t")) }
+            }
+            let head = cells(lines[0]).map { $0.lowercased() }
+            var out: [Read] = []
+            for (i, line) in lines.enumerated().dropFirst() {
+                let n = i + 1, c = cells(line)
+                if c == [""] { continue }
+                func cell(_ name: String) -> String? { head.firstIndex(of: name).flatMap { $0 < c.count ? c[$0] : nil } }
+                guard let id = cell("id"), !id.isEmpty else { return .failure(ScoutError(.invalidRequest, "line \(n): id is missing", path: "line \(n): id")) }
+                guard let lat = cell("lat").flatMap(Double.init) else { return .failure(ScoutError(.invalidRequest, "line \(n): lat must be a number", path: "line \(n): lat")) }
+                guard let lon = cell("lon").flatMap(Double.init) else { return .failure(ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon")) }
+                var members: [(String, JSONValue)] = [("id", .string(id)), ("lat", .number("\(lat)")), ("lon", .number("\(lon)"))]
+                if let kind = cell("kind").flatMap({ $0.isEmpty ? nil : $0 }) ?? defaultKind { members.append(("kind", .string(kind))) }
+                do {
+                    let r = try PointRecord.from(json: .object(members), defaultKind: nil, path: "")
+                    out.append((r.id, r.kind.name, r.point?.lat.bitPattern, r.point?.lon.bitPattern, r.kind.isTyped ? "line \(n)" : nil))
+                } catch {
+                    return .failure(ScoutError(error.code, "line \(n): \(error.message)", path: "line \(n): \(error.path ?? "")"))
+                }
+            }
+            return .success(out)
+        }
+        var outcomes = (records: 0, errors: 0)
+        for trial in 0..<400 {
+            let columns = pick([["id", "lat", "lon"], ["lat", "lon", "id", "kind"], ["Kind", " id", "extra", "lon ", "LAT"]])
+            var lines = [columns.joined(separator: pick([",", ", "]))]
+            for _ in 0..<(1 + Int(rng.next() % 12)) {
+                if rng.next() % 15 == 0 { lines.append(pick(["", "  ", "\t"])); continue }
+                let cells = columns.map { column -> String in
+                    // Mostly good lines, so that files get past their first few.
+                    let bad = rng.next() % 40 == 0
+                    switch column.trimmingCharacters(in: .whitespaces).lowercased() {
+                    case "id": return bad ? pick(["", String(repeating: "a", count: 257)]) : pick(["p\(rng.next() % 1000)", " x 1\t", "łódź-\(rng.next() % 9)"])
+                    case "kind": return bad ? pick(["pet", "Bad Kind"]) : pick(["", "gym", "spot", "dog", "own_kind-2"])
+                    case "extra": return pick(["", "anything"])
+                    default: return bad ? number() : String(format: "%.6f", Double(Int64(bitPattern: rng.next()) % 80_000_000) / 1e6)
+                    }
+                }
+                lines.append(cells.prefix(rng.next() % 60 == 0 ? 1 : cells.count).joined(separator: ","))
+            }
+            let defaultKind = pick([nil, "spot", "dog", "pet"])
+            let got = Result { () throws(ScoutError) in try RecordFile.csv(Array((lines.joined(separator: "\n") + "\n").utf8), defaultKind: defaultKind) }
+            switch (got, reference(lines, defaultKind: defaultKind)) {
+            case (.success(let records), .success(let expected)):
+                outcomes.records += records.count
+                let read = records.map { r in (r.id, r.kind.name, r.point?.lat.bitPattern, r.point?.lon.bitPattern, r.source) }
+                #expect(read.count == expected.count, "trial \(trial)")
+                for (a, b) in zip(read, expected) {
+                    #expect(a.0 == b.id && a.1 == b.kind && a.2 == b.lat && a.3 == b.lon && a.4 == b.source, "trial \(trial): \(a) against \(b)")
+                }
+            case (.failure(let error), .failure(let expected)):
+                outcomes.errors += 1
+                #expect(error.code == expected.code && error.path == expected.path && error.message == expected.message,
+                        "trial \(trial): \(error) against \(expected)")
+            case (let a, let b):
+                Issue.record("trial \(trial): \(a) against \(b)\n\(lines.joined(separator: "\n"))")
+            }
+        }
+        // Both sides of the comparison were exercised.
+        #expect(outcomes.records > 300 && outcomes.errors > 100, "\(outcomes)")
     }
 
     @Test func aFailedLoadLeavesTheEngineUnchanged() throws {
