@@ -14,7 +14,7 @@
 //   writers are `package`, so the umbrella brings only the loaders of the data files.
 // - `ScoutEngine`: the facade `Engine` (kinds, records, searches, snapshots).
 // - `ScoutRanking`: place ranking over the engine (`PlaceRanker`: dogs to meet, gyms), and a
-//   stored pet as the recommender takes it (`Engine.storedPet(_:user:)`).
+//   stored pet as the recommender takes it (`Engine.storedPet(_:user:activities:)`).
 // - `ScoutState`: durable state (`StateDirectory`, `Journal`, `FsyncPolicy`).
 //
 // - A few types alone from lower modules, those the public signatures above name:

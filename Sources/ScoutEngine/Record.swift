@@ -41,39 +41,63 @@ public struct PointRecord: Sendable {
     /// Builds a record from a JSON object `{"id","kind","lat"?,"lon"?, …}`; `defaultKind`
     /// applies when the object has no kind. `lat` and `lon` come together: required for
     /// kinds with a place, refused for kinds without one (``Catalog/placement(kind:)``).
-    /// Errors name the field under `path`.
+    /// Errors name the field under `path`. Many records in a row: ``Reader``.
     public static func from(json v: JSONValue, defaultKind: String?, path: String) throws(ScoutError) -> PointRecord {
-        guard let members = v.members else {
-            throw ScoutError(.invalidRequest, "a record must be a JSON object, not \(v.typeName)", path: path)
-        }
-        var id: String?, kind: String?, lat: Double?, lon: Double?
-        var fields: [(String, JSONValue)] = []
-        func at(_ f: String) -> String { path.isEmpty ? f : "\(path).\(f)" }
-        for (k, x) in members {
-            switch k {
-            case "id":
-                switch x {
-                case .string(let s): id = s
-                case .number(let t): id = t
-                default: throw ScoutError(.invalidRequest, "id must be a string or a number", path: at("id"))
-                }
-            case "kind":
-                guard let s = x.string else { throw ScoutError(.invalidRequest, "kind must be a string", path: at("kind")) }
-                kind = s
-            case "lat":
-                guard let d = x.double else { throw ScoutError(.invalidRequest, "lat must be a number", path: at("lat")) }
-                lat = d
-            case "lon":
-                guard let d = x.double else { throw ScoutError(.invalidRequest, "lon must be a number", path: at("lon")) }
-                lon = d
-            default:
-                fields.append((k, x))
-            }
-        }
-        let checkedID = try checkedId(id, path: path)
-        guard let kind = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
-        return try checked(id: checkedID, kind: CheckedKind(kind, path: at("kind")), lat: lat, lon: lon, fields: fields, path: path)
+        var reader = Reader(defaultKind: defaultKind)
+        return try reader.record(from: v, path: path)
     }
+
+    /// Reads records from JSON objects one after another (a file's lines, a batch's
+    /// records), as ``from(json:defaultKind:path:)`` does, checking a kind's name once for
+    /// each run of records of that kind and building an error's path only for an error.
+    public struct Reader {
+        /// The kind of records that name none.
+        public let defaultKind: String?
+        /// The kind of the record read last.
+        private var last: CheckedKind?
+
+        /// A reader; `defaultKind` applies to records without a kind.
+        public init(defaultKind: String?) { self.defaultKind = defaultKind }
+
+        /// The record a JSON object holds; errors name the field under `path` (worked out
+        /// only when one is thrown).
+        public mutating func record(from v: JSONValue, path: @autoclosure () -> String) throws(ScoutError) -> PointRecord {
+            guard let members = v.members else {
+                throw ScoutError(.invalidRequest, "a record must be a JSON object, not \(v.typeName)", path: path())
+            }
+            var id: String?, kind: String?, lat: Double?, lon: Double?
+            var fields: [(String, JSONValue)] = []
+            func at(_ f: String) -> String { PointRecord.field(f, under: path()) }
+            for (k, x) in members {
+                switch k {
+                case "id":
+                    switch x {
+                    case .string(let s): id = s
+                    case .number(let t): id = t
+                    default: throw ScoutError(.invalidRequest, "id must be a string or a number", path: at("id"))
+                    }
+                case "kind":
+                    guard let s = x.string else { throw ScoutError(.invalidRequest, "kind must be a string", path: at("kind")) }
+                    kind = s
+                case "lat":
+                    guard let d = x.double else { throw ScoutError(.invalidRequest, "lat must be a number", path: at("lat")) }
+                    lat = d
+                case "lon":
+                    guard let d = x.double else { throw ScoutError(.invalidRequest, "lon must be a number", path: at("lon")) }
+                    lon = d
+                default:
+                    fields.append((k, x))
+                }
+            }
+            let checkedID = try checkedId(id, path: path())
+            guard let kind = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
+            if last?.name != kind { last = try CheckedKind(kind, path: at("kind")) }
+            return try checked(id: checkedID, kind: last!, lat: lat, lon: lon, fields: fields, path: path())
+        }
+    }
+
+    /// `field`'s path under `path` (`records[3].lat`; the field alone under an empty path).
+    static func field(_ field: String, under path: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
 
     /// A kind name checked once for many records (``validateKind(_:path:)``), with its typed
     /// form and whether its records have a place.
@@ -85,8 +109,10 @@ public struct PointRecord: Sendable {
         /// Whether its records have a place.
         let placement: Placement
         /// Checks `name`; errors at `path`.
-        init(_ name: String, path: String) throws(ScoutError) {
-            try PointRecord.validateKind(name, path: path)
+        init(_ name: String, path: @autoclosure () -> String) throws(ScoutError) {
+            do throws(ScoutError) { try PointRecord.validateKind(name, path: "") } catch {
+                throw ScoutError(error.code, error.message, path: path())
+            }
             self.name = name
             kind = RecordKind(name)
             placement = kind.definition.placement
@@ -95,11 +121,10 @@ public struct PointRecord: Sendable {
 
     /// An id as records carry it: present, not empty, at most ``maximumIdLength`` bytes.
     /// Errors at `path`'s `id`.
-    static func checkedId(_ id: String?, path: String) throws(ScoutError) -> String {
-        let at = path.isEmpty ? "id" : "\(path).id"
-        guard let id, !id.isEmpty else { throw ScoutError(.invalidRequest, "id is required and must not be empty", path: at) }
+    static func checkedId(_ id: String?, path: @autoclosure () -> String) throws(ScoutError) -> String {
+        guard let id, !id.isEmpty else { throw ScoutError(.invalidRequest, "id is required and must not be empty", path: field("id", under: path())) }
         guard id.utf8.count <= maximumIdLength else {
-            throw ScoutError(.limitExceeded, "id must be at most \(maximumIdLength) bytes", path: at)
+            throw ScoutError(.limitExceeded, "id must be at most \(maximumIdLength) bytes", path: field("id", under: path()))
         }
         return id
     }
@@ -108,9 +133,9 @@ public struct PointRecord: Sendable {
     /// id (``checkedId(_:path:)``), and `lat` and `lon` together, valid, where the kind has
     /// places. Errors name the field under `path`.
     static func checked(id: String?, kind: CheckedKind, lat: Double?, lon: Double?,
-                        fields: [(String, JSONValue)], path: String) throws(ScoutError) -> PointRecord {
-        func at(_ f: String) -> String { path.isEmpty ? f : "\(path).\(f)" }
-        let id = try checkedId(id, path: path)
+                        fields: [(String, JSONValue)], path: @autoclosure () -> String) throws(ScoutError) -> PointRecord {
+        func at(_ f: String) -> String { field(f, under: path()) }
+        let id = try checkedId(id, path: path())
         switch (lat, lon) {
         case (nil, nil):
             guard kind.placement != .required else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
@@ -119,7 +144,8 @@ public struct PointRecord: Sendable {
             guard kind.placement != .none else {
                 throw ScoutError(.invalidRequest, "records of kind \(kind.name) have no place: drop lat and lon", path: at("lat"))
             }
-            let p = try GeoPoint(lat: lat, lon: lon).validated(path: path.isEmpty ? nil : path)
+            let p = GeoPoint(lat: lat, lon: lon)
+            if (try? p.validated()) == nil { _ = try p.validated(path: path().isEmpty ? nil : path()) }
             return PointRecord(id: id, kind: kind.kind, point: p, fields: fields)
         case (nil, _): throw ScoutError(.invalidRequest, "lat is required with lon", path: at("lat"))
         case (_, nil): throw ScoutError(.invalidRequest, "lon is required with lat", path: at("lon"))

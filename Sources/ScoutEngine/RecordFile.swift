@@ -61,6 +61,7 @@ public enum RecordFile {
     /// Parses JSON Lines records.
     public static func jsonLines(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
         var out: [PointRecord] = []
+        var reader = PointRecord.Reader(defaultKind: defaultKind)
         try forEachLine(bytes) { (n, line) throws(ScoutError) in
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
             let v: JSONValue
@@ -68,7 +69,7 @@ public enum RecordFile {
                 throw ScoutError(.parseError, "line \(n) is not valid JSON: \(error.message)", path: "line \(n)")
             }
             do throws(ScoutError) {
-                var record = try PointRecord.from(json: v, defaultKind: defaultKind, path: "")
+                var record = try reader.record(from: v, path: "")
                 record.source = "line \(n)"
                 out.append(record)
             } catch {

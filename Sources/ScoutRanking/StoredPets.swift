@@ -23,7 +23,10 @@ public struct StoredPet: Sendable {
     /// Its care entries, oldest first (up to ``maximumEntries``, the newest).
     public let log: [LogEntry]
     /// The verdicts on the activities of its log (an entry with a `verdict` whose type is an
-    /// activity), oldest first.
+    /// activity), oldest first. An entry whose `recommendation` is an offer id of the
+    /// activity catalogue given to ``Engine/storedPet(_:user:activities:)`` (and of the
+    /// entry's activity) answers that offer: learnt in the moment the offer knew, and, for an
+    /// answer of two, as taken over the other offer (``Feedback/init(offer:rating:over:at:)``).
     public let feedback: [Feedback]
     /// The pet record's fields as stored (its `reminders` among them, for `schedule`).
     public let fields: [(String, JSONValue)]
@@ -34,12 +37,15 @@ public struct StoredPet: Sendable {
 
 extension Engine {
     /// The pet `id` with its care log, as `user` may read it (its owners and those it is
-    /// shared with).
+    /// shared with). With `activities` (the recommender's catalogue), a rated entry that names
+    /// the offer it answers (`recommendation`) is read with that offer's moment and the offer
+    /// passed over for it; an id the catalogue does not read (an older catalogue's, or not an
+    /// offer id) leaves the verdict on the activity alone.
     ///
     /// - Throws: `not_found` at `pet_id` when there is no such pet or `user` may not read it
     ///   (the same answer either way); `invalid_request` at `pet_id` when the pet has no birth
     ///   date, which the recommender needs.
-    public func storedPet(_ id: String, user: String?) throws(ScoutError) -> StoredPet {
+    public func storedPet(_ id: String, user: String?, activities: ActivityCatalog? = nil) throws(ScoutError) -> StoredPet {
         guard kinds.contains(RecordKind.pet.name), let hit = try get(kind: .pet, ids: [id], user: user)[0], case .pet(let pet) = hit.record else {
             throw ScoutError(.notFound, "no pet \(id) that this user may read", path: "pet_id")
         }
@@ -61,7 +67,12 @@ extension Engine {
                 guard case .care(let e) = h.record else { continue }
                 log.append(LogEntry(type: e.type, start: e.start, minutes: e.minutes))
                 if let word = e.verdict, let verdict = Enjoyment(rawValue: word), let activity = e.type.activityID {
-                    feedback.append(Feedback(activity: activity, rating: verdict, at: e.start))
+                    if let activities, let text = e.recommendation, let offer = try? OfferID.parse(text, catalog: activities, path: ""),
+                       offer.activity == activity {
+                        feedback.append(Feedback(offer: offer, rating: verdict, at: e.start))
+                    } else {
+                        feedback.append(Feedback(activity: activity, rating: verdict, at: e.start))
+                    }
                 }
             }
         }

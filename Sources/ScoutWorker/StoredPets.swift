@@ -8,7 +8,7 @@ import ScoutSchedule
 
 /// Requests that name a stored pet (`pet_id`, read as the caller `user`): the recommender's
 /// ops take the pet, its care log and the owners' verdicts from the store
-/// (``Engine/storedPet(_:user:)``), and `schedule` the pet's `reminders`, as if the request
+/// (``Engine/storedPet(_:user:activities:)``), and `schedule` the pet's `reminders`, as if the request
 /// had carried them inline. What the request does
 /// carry inline (`pet`, `log`, `feedback`, `reminders`) wins. So a request by pet id answers
 /// exactly as the inline request with the same data.
@@ -24,7 +24,8 @@ extension Worker {
             if f.has("user") { throw ScoutError(.invalidRequest, "user goes with pet_id, which is missing", path: "user") }
             return f
         }
-        let stored = try engine.storedPet(try Worker.id(f.reader["pet_id"], path: "pet_id"), user: try Worker.user(f))
+        let stored = try engine.storedPet(try Worker.id(f.reader["pet_id"], path: "pet_id"), user: try Worker.user(f),
+                                          activities: recommender?.catalog)
         var members = (f.object.members ?? []).filter { $0.0 != "pet_id" && $0.0 != "user" }
         func missing(_ key: String) -> Bool { keys.contains(key) && !members.contains { $0.0 == key } }
         if missing("pet") { members.append(("pet", Worker.json(stored.profile))) }
@@ -35,9 +36,14 @@ extension Worker {
             })))
         }
         if missing("feedback") {
-            // A stored pet's feedback is its care entries' verdicts: every one is rated.
+            // A stored pet's feedback is its care entries' verdicts: every one is rated; one
+            // that answers an offer names it (its id gives the moment and the offer passed over).
             members.append(("feedback", .array(stored.feedback.compactMap { e in
-                e.rating.map { .object([("activity", .string(e.activity)), ("rating", .string($0.rawValue)), ("at", .string(e.at.rfc3339))]) }
+                e.rating.map { rating in
+                    let answered: (String, JSONValue) = e.moment.map { ("recommendation", .string(OfferID(activity: e.activity, moment: $0, others: e.over).description)) }
+                        ?? ("activity", .string(e.activity))
+                    return .object([answered, ("rating", .string(rating.rawValue)), ("at", .string(e.at.rfc3339))])
+                }
             })))
         }
         return RequestFields(object: .object(members))

@@ -299,8 +299,9 @@ public final class Worker: Sendable {
         let defaultKind = try f.optionalString("kind")
         var parsed: [PointRecord] = []
         parsed.reserveCapacity(records.count)
+        var reader = PointRecord.Reader(defaultKind: defaultKind)
         for (i, r) in records.enumerated() {
-            let record = try PointRecord.from(json: r, defaultKind: defaultKind, path: "records[\(i)]")
+            let record = try reader.record(from: r, path: "records[\(i)]")
             // A care entry's type, checked against the recommender's activities when the worker
             // has them (the engine alone knows the care types only).
             if record.kind == .care, let types = recommender?.logTypes, case .string(let word)? = record.fields.first(where: { $0.0 == "type" })?.1 {

@@ -68,4 +68,39 @@ import Testing
         #expect(throws: ScoutError(.notFound, "no pet pet-rex that this user may read", path: "pet_id")) { try engine.storedPet("pet-rex", user: "u-eve") }
         #expect(throws: ScoutError(.notFound, "no pet pet-rex that this user may read", path: "pet_id")) { try engine.storedPet("pet-rex", user: nil) }
     }
+
+    /// With the recommender's catalogue, a verdict that names a two-offer answer's offer is
+    /// feedback on that offer: its moment, and the other offer passed over; without the
+    /// catalogue, or with an id it does not read, or one of another activity, a verdict on the
+    /// activity alone.
+    @Test func aVerdictOnAnOfferCarriesItsMomentAndTheOfferPassedOver() throws {
+        let catalog = try Catalog.load(dataDirectory: Repository.data)
+        let engine = Engine(catalog: catalog)
+        let recommender = try Recommender.load(dataDirectory: Repository.data, breeds: catalog.breeds)
+        try engine.upsert([PointRecord(id: "pet-rex", kind: .pet, point: nil,
+                                       fields: [("name", .string("Rex")), ("species", .string("dog")), ("birth_date", .string("2020-03-01")), ("owners", .array([.string("u-anna")]))])])
+        let rex = try engine.storedPet("pet-rex", user: "u-anna")
+        let now = try Instant.parse("2026-06-10T18:30:00+01:00", path: "now")
+        let context = RecommendationContext(now: now, zone: try catalog.zones.zone("Europe/Dublin", path: "zone"),
+                                            location: GeoPoint(lat: 53.27, lon: -9.05), weather: Weather(temperatureC: 16))
+        let pair = recommender.recommendActivities(ActivityRequest(pet: rex.profile, context: context, count: 2, seed: 5)).recommendations
+        try #require(pair.count == 2)
+        let (taken, passed) = (pair[0], pair[1])
+        func care(_ id: String, _ type: String, _ recommendation: String) -> PointRecord {
+            PointRecord(id: id, kind: .care, point: nil, fields: [
+                ("pet_id", .string("pet-rex")), ("type", .string(type)), ("start", .string("2026-06-10T18:4\(id.suffix(1)):00+01:00")),
+                ("logged_by", .string("u-anna")), ("verdict", .string("enjoyed")), ("recommendation", .string(recommendation))])
+        }
+        let other = recommender.catalog.activities.first { $0.id != taken.activity.id }!.id
+        try engine.upsert([care("c1", taken.activity.id, taken.id.description), care("c2", "fetch", "fetch.000000000000"),
+                           care("c3", other, taken.id.description)])
+        let read = try engine.storedPet("pet-rex", user: "u-anna", activities: recommender.catalog).feedback
+        try #require(read.count == 3)
+        #expect(read[0].activity == taken.activity.id && read[0].moment == taken.id.moment && read[0].rating == .enjoyed)
+        #expect(read[0].over.map(\.activity) == [passed.activity.id] && read[0].over.first?.moment == passed.id.moment)
+        #expect(read[1].activity == "fetch" && read[1].moment == nil && read[1].over.isEmpty, "an id the catalogue does not read")
+        #expect(read[2].activity == other && read[2].moment == nil && read[2].over.isEmpty, "an id of another activity")
+        let plain = try engine.storedPet("pet-rex", user: "u-anna").feedback
+        #expect(plain.allSatisfy { $0.moment == nil && $0.over.isEmpty } && plain.map(\.activity) == read.map(\.activity))
+    }
 }

@@ -82,6 +82,38 @@ import Testing
         #expect(a[12]["total"]?.double == 0 && a[13]["results"]?.array?.isEmpty == true)
     }
 
+    /// A care entry that names the offer it answers (`recommendation`, an id of a two-offer
+    /// answer) is read by pet id as inline feedback naming that offer: learnt in the offer's
+    /// moment and as taken over the other offer, which changes the next answer against the
+    /// same verdict on the activity alone. An id the catalogue does not read leaves the
+    /// verdict on the activity.
+    @Test func aVerdictOnAnOfferIsReadByPetIDAsTheChoiceItWas() throws {
+        let ask = #""op":"recommend_activities","count":2,\#(Self.moment),\#(Self.outside)"#
+        let first = try Self.answers([#"{\#(ask),"pet":\#(Self.rexInline)}"#])[0]
+        let offers = try #require(first["result"]?["recommendations"]?.array)
+        try #require(offers.count == 2)
+        let taken = try #require(offers[0]["id"]?.string), activity = try #require(offers[0]["activity"]?.string)
+        #expect(taken.split(separator: ".").count == 3, "an id of an answer of two names the other offer: \(taken)")
+        let at = "2026-06-10T18:40:00+01:00", at2 = "2026-06-10T19:10:00+01:00"
+        func care(_ id: String, _ type: String, _ start: String, _ recommendation: String) -> String {
+            #"{"id":"\#(id)","kind":"care","pet_id":"pet-rex","type":"\#(type)","start":"\#(start)","minutes":20,"logged_by":"u-anna","verdict":"enjoyed","recommendation":"\#(recommendation)"}"#
+        }
+        // What the stored entries are inline: the log, and the verdicts on the offer or on the activity.
+        let later = #""now":"2026-06-11T18:30:00+01:00","timezone":"Europe/Dublin",\#(Self.outside),"log":[{"type":"\#(activity)","start":"\#(at)","minutes":20},{"type":"fetch","start":"\#(at2)","minutes":20}]"#
+        let fetch = #"{"activity":"fetch","rating":"enjoyed","at":"\#(at2)"}"#
+        let reads = [
+            #"{"op":"recommend_activities","count":2,"pet_id":"pet-rex","user":"u-anna","now":"2026-06-11T18:30:00+01:00","timezone":"Europe/Dublin",\#(Self.outside)}"#,
+            #"{"op":"recommend_activities","count":2,"pet":\#(Self.rexInline),\#(later),"feedback":[{"recommendation":"\#(taken)","rating":"enjoyed","at":"\#(at)"},\#(fetch)]}"#,
+            #"{"op":"recommend_activities","count":2,"pet":\#(Self.rexInline),\#(later),"feedback":[{"activity":"\#(activity)","rating":"enjoyed","at":"\#(at)"},\#(fetch)]}"#,
+        ]
+        let a = try Self.answers([#"{"op":"upsert","records":[\#(Self.pet)]}"#,
+                                  #"{"op":"upsert","records":[\#(care("c1", activity, at, taken)),\#(care("c2", "fetch", at2, "fetch.000000000000"))]}"#] + reads)
+        #expect(a[1]["ok"] == .bool(true), "\(a[1])")
+        let byID = a[2]["result"], asOffer = a[3]["result"], asActivity = a[4]["result"]
+        #expect(byID != nil && byID == asOffer, "by pet id as the inline feedback naming the offer:\n\(String(describing: byID))\n\(String(describing: asOffer))")
+        #expect(asOffer != asActivity, "the offer's moment and the choice over the other change the answer")
+    }
+
     @Test func badCareEntriesAreRefusedAndChangeNothing() throws {
         func care(_ fields: String) -> String {
             #"{"op":"upsert","records":[{"id":"x","kind":"care","pet_id":"pet-rex","start":"2026-06-08T07:30:00Z","logged_by":"u-anna",\#(fields)}]}"#
