@@ -23,9 +23,10 @@ public struct GeoPoint: Hashable, Sendable {
         lat.isFinite && lon.isFinite && lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180
     }
 
-    /// The point itself, or an `invalid_request` error naming the bad coordinate under `path`.
-    public func validated(path: String? = nil) throws(ScoutError) -> GeoPoint {
-        func at(_ field: String) -> String { path.map { "\($0).\(field)" } ?? field }
+    /// The point itself, or an `invalid_request` error naming the bad coordinate under `path`
+    /// (worked out only for an error, so a caller checking many points builds no paths).
+    public func validated(path: @autoclosure () -> String? = nil) throws(ScoutError) -> GeoPoint {
+        func at(_ field: String) -> String { path().map { "\($0).\(field)" } ?? field }
         guard lat.isFinite else { throw ScoutError(.invalidRequest, "latitude must be a finite number", path: at("lat")) }
         guard lon.isFinite else { throw ScoutError(.invalidRequest, "longitude must be a finite number", path: at("lon")) }
         guard lat >= -90, lat <= 90 else { throw ScoutError(.invalidRequest, "latitude must be between -90 and 90", path: at("lat")) }

@@ -198,7 +198,7 @@ public final class Engine: Sendable {
             if r.point != nil && placement == .none {
                 throw ScoutError(.invalidRequest, "records of kind \(kind) have no place: drop lat and lon", path: "\(at()).lat")
             }
-            if let p = r.point, (try? p.validated(path: "")) == nil { _ = try p.validated(path: at()) }
+            if let p = r.point { _ = try p.validated(path: at()) }
             // An untyped kind has no fields to read: no path to build.
             let typed: CatalogRecord
             if case .own = r.kind { typed = .other } else {

@@ -89,19 +89,46 @@ public struct PointRecord: Sendable {
                     fields.append((k, x))
                 }
             }
-            let checkedID = try checkedId(id, path: path())
-            guard let kind = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
-            if last?.name != kind { last = try CheckedKind(kind, path: at("kind")) }
-            return try checked(id: checkedID, kind: last!, lat: lat, lon: lon, fields: fields, path: path())
+            return try record(id: id, kind: kind, lat: lat, lon: lon, fields: fields, path: path())
+        }
+
+        /// A record from its parts (a CSV line's cells, a JSON object's members), checked as
+        /// ``record(from:path:)`` checks them, in this order: a non-empty id of at most
+        /// ``PointRecord/maximumIdLength`` bytes; a kind (`kind`, else ``defaultKind``) of
+        /// valid name; `lat` and `lon` together, valid, where the kind has places, and
+        /// neither where it has none. Errors name the field under `path`.
+        mutating func record(id: String?, kind: String?, lat: Double?, lon: Double?,
+                             fields: [(String, JSONValue)], path: @autoclosure () -> String) throws(ScoutError) -> PointRecord {
+            func at(_ f: String) -> String { PointRecord.field(f, under: path()) }
+            guard let id, !id.isEmpty else { throw ScoutError(.invalidRequest, "id is required and must not be empty", path: at("id")) }
+            guard id.utf8.count <= maximumIdLength else {
+                throw ScoutError(.limitExceeded, "id must be at most \(maximumIdLength) bytes", path: at("id"))
+            }
+            guard let name = kind ?? defaultKind else { throw ScoutError(.invalidRequest, "kind is required", path: at("kind")) }
+            if last?.name != name { last = try CheckedKind(name, path: at("kind")) }
+            let kind = last!
+            switch (lat, lon) {
+            case (nil, nil):
+                guard kind.placement != .required else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
+                return PointRecord(id: id, kind: kind.kind, point: nil, fields: fields)
+            case (let lat?, let lon?):
+                guard kind.placement != .none else {
+                    throw ScoutError(.invalidRequest, "records of kind \(name) have no place: drop lat and lon", path: at("lat"))
+                }
+                let p = try GeoPoint(lat: lat, lon: lon).validated(path: path().isEmpty ? nil : path())
+                return PointRecord(id: id, kind: kind.kind, point: p, fields: fields)
+            case (nil, _): throw ScoutError(.invalidRequest, "lat is required with lon", path: at("lat"))
+            case (_, nil): throw ScoutError(.invalidRequest, "lon is required with lat", path: at("lon"))
+            }
         }
     }
 
     /// `field`'s path under `path` (`records[3].lat`; the field alone under an empty path).
     static func field(_ field: String, under path: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
 
-    /// A kind name checked once for many records (``validateKind(_:path:)``), with its typed
-    /// form and whether its records have a place.
-    struct CheckedKind {
+    /// A kind name checked once for a run of records (``validateKind(_:path:)``), with its
+    /// typed form and whether its records have a place.
+    private struct CheckedKind {
         /// The name as given.
         let name: String
         /// The typed form.
@@ -116,39 +143,6 @@ public struct PointRecord: Sendable {
             self.name = name
             kind = RecordKind(name)
             placement = kind.definition.placement
-        }
-    }
-
-    /// An id as records carry it: present, not empty, at most ``maximumIdLength`` bytes.
-    /// Errors at `path`'s `id`.
-    static func checkedId(_ id: String?, path: @autoclosure () -> String) throws(ScoutError) -> String {
-        guard let id, !id.isEmpty else { throw ScoutError(.invalidRequest, "id is required and must not be empty", path: field("id", under: path())) }
-        guard id.utf8.count <= maximumIdLength else {
-            throw ScoutError(.limitExceeded, "id must be at most \(maximumIdLength) bytes", path: field("id", under: path()))
-        }
-        return id
-    }
-
-    /// A record from its parts, checked as ``from(json:defaultKind:path:)`` checks them: the
-    /// id (``checkedId(_:path:)``), and `lat` and `lon` together, valid, where the kind has
-    /// places. Errors name the field under `path`.
-    static func checked(id: String?, kind: CheckedKind, lat: Double?, lon: Double?,
-                        fields: [(String, JSONValue)], path: @autoclosure () -> String) throws(ScoutError) -> PointRecord {
-        func at(_ f: String) -> String { field(f, under: path()) }
-        let id = try checkedId(id, path: path())
-        switch (lat, lon) {
-        case (nil, nil):
-            guard kind.placement != .required else { throw ScoutError(.invalidRequest, "lat is required", path: at("lat")) }
-            return PointRecord(id: id, kind: kind.kind, point: nil, fields: fields)
-        case (let lat?, let lon?):
-            guard kind.placement != .none else {
-                throw ScoutError(.invalidRequest, "records of kind \(kind.name) have no place: drop lat and lon", path: at("lat"))
-            }
-            let p = GeoPoint(lat: lat, lon: lon)
-            if (try? p.validated()) == nil { _ = try p.validated(path: path().isEmpty ? nil : path()) }
-            return PointRecord(id: id, kind: kind.kind, point: p, fields: fields)
-        case (nil, _): throw ScoutError(.invalidRequest, "lat is required with lon", path: at("lat"))
-        case (_, nil): throw ScoutError(.invalidRequest, "lon is required with lat", path: at("lon"))
         }
     }
 }

@@ -38,7 +38,7 @@ public enum RecordFile {
         try memory.check(needing: estimatedLoadBytes(fileBytes: data.count, lines: lines) - data.count,
                          for: "loading this file (\(MemoryBudget.describe(data.count)), \(lines) lines)", path: "path")
         let lower = path.lowercased()
-        if lower.hasSuffix(".csv") { return try csv([UInt8](data), defaultKind: defaultKind) }
+        if lower.hasSuffix(".csv") { return try csv([UInt8](data), defaultKind: defaultKind, lines: lines) }
         if lower.hasSuffix(".geojson") || lower.hasSuffix(".json") { return try geojson([UInt8](data), defaultKind: defaultKind) }
         return try jsonLines([UInt8](data), defaultKind: defaultKind)
     }
@@ -111,13 +111,18 @@ public enum RecordFile {
     /// bytes (numbers by ``DecimalText``, the same values as `Double(String)`), and a kind is
     /// checked once for the run of lines that name it.
     public static func csv(_ bytes: [UInt8], defaultKind: String?) throws(ScoutError) -> [PointRecord] {
+        try csv(bytes, defaultKind: defaultKind, lines: bytes.reduce(into: 0) { n, c in if c == 0x0A { n += 1 } })
+    }
+
+    /// ``csv(_:defaultKind:)`` of a file of `lines` LFs (counted by ``read(path:defaultKind:maximumBytes:memory:)``).
+    static func csv(_ bytes: [UInt8], defaultKind: String?, lines: Int) throws(ScoutError) -> [PointRecord] {
         var out: [PointRecord] = []
+        out.reserveCapacity(lines)
         // The columns' positions, from the header line (kind: Int.max when there is none).
         var header: (id: Int, lat: Int, lon: Int, kind: Int)?
         var cells: [Range<Int>] = []
-        var lastKind: PointRecord.CheckedKind?
+        var reader = PointRecord.Reader(defaultKind: defaultKind)
         try bytes.withUnsafeBufferPointer { (b: UnsafeBufferPointer<UInt8>) throws(ScoutError) in
-            out.reserveCapacity(b.reduce(into: 0) { n, c in if c == 0x0A { n += 1 } })
             func blank(_ c: UInt8) -> Bool { c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") }
             func cellBytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: b[r]) }
             func text(_ r: Range<Int>) -> String { String(decoding: cellBytes(r), as: UTF8.self) }
@@ -156,18 +161,8 @@ public enum RecordFile {
                     throw ScoutError(.invalidRequest, "line \(n): lon must be a number", path: "line \(n): lon")
                 }
                 do throws(ScoutError) {
-                    let id = try PointRecord.checkedId(text(idCell), path: "")
-                    let kindCell = cell(columns.kind).flatMap { $0.isEmpty ? nil : $0 }
-                    if let kindCell {
-                        if lastKind.map({ $0.name.utf8.elementsEqual(cellBytes(kindCell)) }) != true {
-                            lastKind = try PointRecord.CheckedKind(text(kindCell), path: "kind")
-                        }
-                    } else if let defaultKind {
-                        if lastKind?.name != defaultKind { lastKind = try PointRecord.CheckedKind(defaultKind, path: "kind") }
-                    } else {
-                        throw ScoutError(.invalidRequest, "kind is required", path: "kind")
-                    }
-                    var record = try PointRecord.checked(id: id, kind: lastKind!, lat: lat, lon: lon, fields: [], path: "")
+                    let kind = cell(columns.kind).flatMap { $0.isEmpty ? nil : text($0) }
+                    var record = try reader.record(id: text(idCell), kind: kind, lat: lat, lon: lon, fields: [], path: "")
                     // Only a typed kind's record can fail later (its fields are read when it
                     // is stored): only its errors need the line.
                     if case .own = record.kind {} else { record.source = "line \(n)" }

@@ -145,8 +145,7 @@ public final class PointSet: Sendable {
     @discardableResult
     public func upsert(_ records: [Record]) throws(ScoutError) -> Int {
         for (i, r) in records.enumerated() {
-            // The path is built only for an error.
-            if (try? r.point.validated()) == nil { _ = try r.point.validated(path: "records[\(i)]") }
+            _ = try r.point.validated(path: "records[\(i)]")
             guard !r.id.isEmpty else { throw ScoutError(.invalidRequest, "id must be a non-empty string", path: "records[\(i)].id") }
         }
         if records.isEmpty { return 0 }
