@@ -7,6 +7,7 @@ import ScoutCatalogJSON
 import ScoutCore
 import ScoutIndex
 import ScoutJSON
+import ScoutText
 
 /// Reading a snapshot file, in the order a reader checks it: the header and the section
 /// table (``SnapshotFile/checkedSections(_:path:)``: every byte under a checksum), the
@@ -106,7 +107,7 @@ extension SnapshotFile {
         }
         let loaded = try pending.result()
         let restored = Catalog(breeds: pending.breeds, places: loaded.places, species: pending.species, synonyms: pending.synonyms,
-                               language: try Catalog.standardLanguage())
+                               language: try loaded.language.get())
         return Contents(catalog: restored, sets: sets, placeless: placelessSets,
                         reference: reference, points: points)
     }
@@ -433,13 +434,60 @@ extension SnapshotFile {
     }
 
     /// Ids from an offsets section (`count + 1` little-endian `UInt32` offsets from 0,
-    /// increasing, ending at the bytes' end) over a bytes section.
+    /// increasing, ending at the bytes' end) over a bytes section, each at most
+    /// ``PointRecord/maximumIdLength`` bytes of UTF-8; big sections in two halves on two
+    /// threads, written in place. The first bad id (lowest index) is the error.
     private static func decodeIds(offsets: UnsafeRawBufferPointer, bytes: UnsafeRawBufferPointer, count n: Int) -> Result<[String], BadId> {
-        var out: [String] = []
-        out.reserveCapacity(n)
         guard offsets.le32(0) == 0 else { return .failure(BadId(index: 0, why: "the offsets do not start at 0")) }
-        var start = 0
-        for i in 0..<n {
+        let shared = SharedBytes(offsets: offsets, bytes: bytes)
+        let work = IdWork()
+        let ids = [String](unsafeUninitializedCapacity: n) { buffer, initialized in
+            let out = SharedIds(base: buffer.baseAddress)
+            let halves = n >= 65_536 ? [0..<(n / 2), (n / 2)..<n] : [0..<n]
+            DispatchQueue.concurrentPerform(iterations: halves.count) { h in
+                work.halves[h] = decodeIds(offsets: shared.offsets, bytes: shared.bytes, range: halves[h], into: out.base)
+            }
+            let end = Int(offsets.le32(4 * n))
+            for (h, range) in halves.enumerated() {
+                switch work.halves[h]! {
+                case .failure(let bad):
+                    work.bad = work.bad ?? bad
+                    out.base?.advanced(by: range.lowerBound).deinitialize(count: bad.index - range.lowerBound)
+                case .success: break
+                }
+            }
+            if work.bad == nil && end != bytes.count { work.bad = BadId(index: n, why: "\(bytes.count - end) bytes after the last id") }
+            if work.bad != nil {
+                for (h, range) in halves.enumerated() {
+                    if case .success = work.halves[h]! { out.base?.advanced(by: range.lowerBound).deinitialize(count: range.count) }
+                }
+                initialized = 0
+            } else {
+                initialized = n
+            }
+        }
+        if let bad = work.bad { return .failure(bad) }
+        return .success(ids)
+    }
+
+    /// The outcomes of the halves of ``decodeIds(offsets:bytes:count:)``, each written by one
+    /// thread only, and the first bad id.
+    private final class IdWork: @unchecked Sendable {
+        var halves: [Result<Void, BadId>?] = [nil, nil]
+        var bad: BadId?
+    }
+
+    /// Where the threads of ``decodeIds(offsets:bytes:count:)`` write their ids, each into its own range.
+    private struct SharedIds: @unchecked Sendable {
+        let base: UnsafeMutablePointer<String>?
+    }
+
+    /// Decodes ids `range` of an id section into `out[range]`, stopping at the first bad
+    /// one: ids `range.lowerBound..<bad.index` are then initialized, else all of `range`.
+    private static func decodeIds(offsets: UnsafeRawBufferPointer, bytes: UnsafeRawBufferPointer, range: Range<Int>,
+                                  into out: UnsafeMutablePointer<String>?) -> Result<Void, BadId> {
+        var start = Int(offsets.le32(4 * range.lowerBound))
+        for i in range {
             let end = Int(offsets.le32(4 * (i + 1)))
             guard end > start, end <= bytes.count else { return .failure(BadId(index: i, why: "empty, out of order or past the ids")) }
             guard end - start <= PointRecord.maximumIdLength else {
@@ -450,20 +498,20 @@ extension SnapshotFile {
             var ascii = true
             for b in utf8 where b >= 0x80 { ascii = false; break }
             // ASCII is valid UTF-8: the fast, non-generic path; anything else is validated.
-            if ascii { out.append(String(decoding: utf8, as: UTF8.self)) } else {
+            if ascii { (out! + i).initialize(to: String(decoding: utf8, as: UTF8.self)) } else {
                 guard let s = String(validating: utf8, as: UTF8.self) else { return .failure(BadId(index: i, why: "not UTF-8")) }
-                out.append(s)
+                (out! + i).initialize(to: s)
             }
             start = end
         }
-        guard start == bytes.count else { return .failure(BadId(index: n, why: "\(bytes.count - start) bytes after the last id")) }
-        return .success(out)
+        return .success(())
     }
 
     /// A snapshot's reference files being loaded through the same loaders a data directory
     /// goes through (unpacked into a private temporary directory, read, removed): the breed
     /// table with its other names, the species names and the synonyms at once (records are
-    /// validated against the first two), the gazetteer on a background thread. The
+    /// validated against the first two), the gazetteer and the text language (its
+    /// dictionaries) on background threads while the kinds are restored. The
     /// recommender's two files stay bytes (``SnapshotReferenceFiles``): the engine does not
     /// read them, so they are not unpacked.
     private final class PendingReference: @unchecked Sendable {
@@ -474,20 +522,47 @@ extension SnapshotFile {
         let species: SpeciesNames
         /// The synonym groups of `synonyms.tsv` (empty without one).
         let synonyms: [[String]]
-        /// What the background thread loads.
+        /// What the background threads load.
         struct Loaded {
             var places: Gazetteer = .empty
+            /// The standard text language (``Catalog/standardLanguage(polishDictionary:)``), or why it did not load.
+            var language: Result<TextLanguage, ScoutError> = .failure(ScoutError(.internal, "the text language was not loaded"))
         }
         private let directory: String?
         private let path: String
         private let group = DispatchGroup()
         private var loaded: Result<Loaded, ScoutError> = .success(Loaded())
+        private let language: LanguageLoad
+
+        /// The standard text language (``Catalog/standardLanguage(polishDictionary:)``: its
+        /// dictionaries), loaded on a background thread from creation.
+        private final class LanguageLoad: @unchecked Sendable {
+            // @unchecked: `loaded` is written by the background thread before `group` is
+            // left and read only after waiting for it.
+            private let group = DispatchGroup()
+            private var loaded: Result<TextLanguage, ScoutError>?
+
+            init() {
+                group.enter()
+                DispatchQueue.global().async { [self] in
+                    loaded = Result { () throws(ScoutError) in try Catalog.standardLanguage() }
+                    group.leave()
+                }
+            }
+
+            /// The language, or why it did not load, once loaded.
+            func result() -> Result<TextLanguage, ScoutError> {
+                group.wait()
+                return loaded!
+            }
+        }
         private var finished = false
         /// The files the engine reads, unpacked.
         private static let names = SnapshotReferenceFiles().named.map(\.name).filter { !["activities.json", "weights.json", "enjoyment_prior.json"].contains($0) }
 
         init(_ r: SnapshotReferenceFiles, path: String) throws(ScoutError) {
             self.path = path
+            language = LanguageLoad()
             guard !r.isEmpty else {
                 breeds = .empty
                 species = .empty
@@ -542,11 +617,13 @@ extension SnapshotFile {
             if let directory { Self.remove(directory) }
         }
 
-        /// The gazetteer, once loaded.
+        /// The gazetteer and the text language, once loaded.
         func result() throws(ScoutError) -> Loaded {
             finish()
             switch loaded {
-            case .success(let r): return r
+            case .success(var r):
+                r.language = language.result()
+                return r
             case .failure(let error):
                 throw ScoutError(.invalidRequest, "not a usable snapshot: its reference data does not load: \(error.message)", path: path)
             }

@@ -40,27 +40,57 @@ struct IdMap {
     /// is built: every id non-empty and none equal to another, as the map compares ids (the
     /// same `String` hash, then `==`).
     ///
+    /// `tagged`, if given, holds ``tagEntries(_:_:into:)`` of every entry (worked out
+    /// beforehand, possibly on several threads); it is used from ``sortedBuildThreshold``
+    /// entries on, and consumed.
+    ///
     /// - Complexity: O(n) expected hash computations and slot writes; ids compared only
     ///   when their hashes' high halves agree.
-    init(checking ids: [String]) throws(BadId) {
+    init(checking ids: [String], tagged: [UInt64]? = nil) throws(BadId) {
         if let i = ids.firstIndex(where: \.isEmpty) { throw .empty(at: i) }
+        precondition(tagged == nil || tagged!.count == ids.count, "one tagged entry an id")
         let bad = ids.withUnsafeBufferPointer { ids in
-            insertAll(count: ids.count, id: { ids[$0] }, same: { ids[$0] == ids[$1] })
+            insertAll(count: ids.count, id: { ids[$0] }, same: { ids[$0] == ids[$1] }, tagged: tagged)
         }
         if let bad { throw .repeated(at: bad) }
     }
 
+    /// Writes `tag << 32 | entry` for entries `range` of `ids` to `out[range]`: what the
+    /// sorted build sorts (``init(checking:tagged:)``).
+    static func tagEntries(_ ids: UnsafeBufferPointer<String>, _ range: Range<Int>, into out: UnsafeMutablePointer<UInt64>) {
+        for i in range { out[i] = tag(ids[i]) << 32 | UInt64(i) }
+    }
+
     /// Inserts entries `0..<n`, entry `i` holding `id(i)`, into an empty map. With `same`,
     /// an id whose tag matches an earlier entry's is compared with it, and the first that
-    /// repeats one stops the build and is returned; without, the ids are known distinct.
-    /// Past the caches every slot is a miss, so the tags are worked out ``lookahead``
-    /// entries ahead and their slots prefetched: the misses overlap.
+    /// repeats one (the lowest such entry number) is returned, the map left empty; without,
+    /// the ids are known distinct.
+    ///
+    /// Past the caches every slot is a miss. Up to ``sortedBuildThreshold`` entries, the
+    /// tags are worked out ``lookahead`` entries ahead and their slots prefetched, so the
+    /// misses overlap; from it on, the entries are radix-sorted by home slot first
+    /// (``RadixSort``) and inserted in that order, so the table fills from front to back
+    /// with no miss at all. Either way the map is a valid linear-probing table (the layout
+    /// of a cluster depends on the order of insertion, what it answers does not).
     @inline(__always)
-    private mutating func insertAll(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?) -> Int? {
+    private mutating func insertAll(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?, tagged: [UInt64]? = nil) -> Int? {
         reserve(n)
+        let repeated = n >= Self.sortedBuildThreshold
+            ? insertSorted(count: n, id: id, same: same, tagged: tagged) : insertAhead(count: n, id: id, same: same)
+        if let repeated { slots = []; count = 0; return repeated }
+        count = n
+        return nil
+    }
+
+    /// Entries from which ``insertAll(count:id:same:)`` sorts them by home slot: 65,536.
+    static let sortedBuildThreshold = 65_536
+
+    /// ``insertAll(count:id:same:)`` in entry order, prefetching ahead; stops at the first repeat.
+    @inline(__always)
+    private mutating func insertAhead(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?) -> Int? {
         let mask = slots.count - 1, ahead = Self.lookahead
         var tags = [UInt64](repeating: 0, count: ahead)
-        let repeated: Int? = slots.withUnsafeMutableBufferPointer { s in
+        return slots.withUnsafeMutableBufferPointer { s in
             tags.withUnsafeMutableBufferPointer { tags in
                 @inline(__always) func hashAhead(_ i: Int) {
                     let t = Self.tag(id(i))
@@ -81,9 +111,38 @@ struct IdMap {
                 return nil
             }
         }
-        if let repeated { slots = []; count = 0; return repeated }
-        count = n
-        return nil
+    }
+
+    /// ``insertAll(count:id:same:)`` in the order of home slots. Equal ids share a tag and
+    /// a home, and the sort is stable, so a repeat meets its earlier twin as in entry
+    /// order; every repeat is found and the lowest returned.
+    @inline(__always)
+    private mutating func insertSorted(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?, tagged: [UInt64]?) -> Int? {
+        let mask = slots.count - 1
+        // `tag << 32 | entry`; the home slot is the tag's low bits.
+        var items = tagged ?? [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
+            for i in 0..<n { buffer[i] = Self.tag(id(i)) << 32 | UInt64(i) }
+            initialized = n
+        }
+        RadixSort.sort(&items, byBits: 32..<(32 + mask.nonzeroBitCount))
+        var repeated: Int?
+        slots.withUnsafeMutableBufferPointer { s in
+            items.withUnsafeBufferPointer { items in
+                next: for item in items {
+                    let t = item >> 32, i = Int(truncatingIfNeeded: item & 0xFFFF_FFFF)
+                    var j = Int(truncatingIfNeeded: t) & mask
+                    while s[j] != 0 {
+                        if let same, s[j] >> 32 == t, same(Int(truncatingIfNeeded: s[j] & 0xFFFF_FFFF) - 1, i) {
+                            repeated = min(repeated ?? i, i)
+                            continue next
+                        }
+                        j = (j + 1) & mask
+                    }
+                    s[j] = t << 32 | UInt64(UInt32(i) + 1)
+                }
+            }
+        }
+        return repeated
     }
 
     /// How many entries ahead ``insertAll(count:id:same:)`` hashes and prefetches (a power of two).

@@ -90,14 +90,25 @@ extension PointSet {
                              path: "points")
         }
         guard n <= Int(Int32.max) / 2 else { throw ScoutError(.limitExceeded, "too many points for one set", path: "points") }
-        // Two halves on two threads: the id map writes need, built from the ids and checking
-        // them as it goes (``IdMap/init(checking:)``), and the checks of the positions and the
-        // tree order followed by the entry chunks.
-        let work = RestoreWork()
+        // Two threads: first each works out the id map's tags of half of the ids; then one
+        // builds the id map writes need from them, checking the ids as it goes
+        // (``IdMap/init(checking:tagged:)``), and the other checks the positions and the
+        // tree order; then both fill the entry chunks, each taking the next unfilled one.
+        let work = RestoreWork(live)
+        if n >= IdMap.sortedBuildThreshold {
+            work.tagged.withUnsafeMutableBufferPointer { buffer in
+                let tagged = SharedTags(base: buffer.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: 2) { half in
+                    live.ids.withUnsafeBufferPointer { IdMap.tagEntries($0, half == 0 ? 0..<(n / 2) : (n / 2)..<n, into: tagged.base) }
+                }
+            }
+        }
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             if half == 0 {
                 do throws(IdMap.BadId) {
-                    work.ids = try IdMap(checking: live.ids)
+                    let tagged = work.tagged
+                    work.tagged = []
+                    work.ids = try IdMap(checking: live.ids, tagged: tagged.isEmpty ? nil : tagged)
                 } catch {
                     switch error {
                     case .empty(let i): work.idError = ScoutError(.invalidRequest, "id must be a non-empty string", path: "points[\(i)].id")
@@ -106,8 +117,8 @@ extension PointSet {
                 }
             } else {
                 work.positionError = Self.positionError(live.coords)
-                if work.positionError == nil { work.chunks = Self.chunks(live) }
             }
+            work.fillChunks()
         }
         if let e = work.idError ?? work.positionError { throw e }
         var w = WriterState()
@@ -124,12 +135,56 @@ extension PointSet {
         self.init(restored: w)
     }
 
-    /// The results of the two halves of a restore, each written by one thread only.
+    /// The work of a restore's two threads: the id map and the checks, each written by one
+    /// thread only, and the entry chunks, which both fill (each chunk by the thread that
+    /// took its number).
     private final class RestoreWork: @unchecked Sendable {
         var ids = IdMap()
+        /// The id map's tagged entries (``IdMap/tagEntries(_:_:into:)``) of a big set, worked
+        /// out by both threads before the map is built; empty for a small one.
+        var tagged: [UInt64]
         var idError: ScoutError?
         var positionError: ScoutError?
-        var chunks: [EntryChunk] = []
+        /// The points' entries `0..<count`, all live, once ``fillChunks()`` returned on both threads.
+        let chunks: [EntryChunk]
+        private let live: LiveExport
+        private let next = Atomic<Int>(0)
+
+        init(_ live: LiveExport) {
+            self.live = live
+            let n = live.count
+            // Not zeroed: every entry is written before the map reads it.
+            tagged = n >= IdMap.sortedBuildThreshold ? [UInt64](unsafeUninitializedCapacity: n) { $1 = n } : []
+            chunks = (0..<((n + EntryChunk.capacity - 1) / EntryChunk.capacity)).map { _ in EntryChunk() }
+        }
+
+        /// Fills chunks until none is left unfilled.
+        func fillChunks() {
+            live.ids.withUnsafeBufferPointer { ids in
+                live.coords.withUnsafeBufferPointer { xy in
+                    live.payloads.withUnsafeBufferPointer { payloads in
+                        while true {
+                            let k = next.add(1, ordering: .relaxed).oldValue
+                            guard k < chunks.count else { return }
+                            let chunk = chunks[k], start = k * EntryChunk.capacity
+                            let count = min(EntryChunk.capacity, ids.count - start)
+                            for j in 0..<count {
+                                let i = start + j
+                                let payload = payloads.isEmpty ? nil : payloads[i]
+                                (chunk.entries + j).initialize(to: Entry(id: ids[i], lon: xy[2 * i], lat: xy[2 * i + 1], payload: payload))
+                                (chunk.removed + j).initialize(to: Atomic(EntryChunk.never))
+                            }
+                            chunk.count = count
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where both threads write the tagged entries, each into its own half.
+    private struct SharedTags: @unchecked Sendable {
+        let base: UnsafeMutablePointer<UInt64>
     }
 
     /// The first invalid position or break of packed-tree order, as an error.
@@ -147,34 +202,6 @@ extension PointSet {
             return ScoutError(.invalidRequest, "the coordinates are not in packed-tree order (\(why))", path: "points[\(i)]")
         }
         return nil
-    }
-
-    /// Entry chunks holding the points of `live` as entries `0..<count`, all live.
-    private static func chunks(_ live: LiveExport) -> [EntryChunk] {
-        let n = live.count
-        var chunks: [EntryChunk] = []
-        chunks.reserveCapacity(n / EntryChunk.capacity + 1)
-        live.ids.withUnsafeBufferPointer { ids in
-            live.coords.withUnsafeBufferPointer { xy in
-                live.payloads.withUnsafeBufferPointer { payloads in
-                    var start = 0
-                    while start < n {
-                        let chunk = EntryChunk()
-                        let count = min(EntryChunk.capacity, n - start)
-                        for j in 0..<count {
-                            let i = start + j
-                            let payload = payloads.isEmpty ? nil : payloads[i]
-                            (chunk.entries + j).initialize(to: Entry(id: ids[i], lon: xy[2 * i], lat: xy[2 * i + 1], payload: payload))
-                            (chunk.removed + j).initialize(to: Atomic(EntryChunk.never))
-                        }
-                        chunk.count = count
-                        chunks.append(chunk)
-                        start += count
-                    }
-                }
-            }
-        }
-        return chunks
     }
 }
 

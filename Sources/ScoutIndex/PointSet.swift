@@ -231,31 +231,11 @@ public final class PointSet: Sendable {
         return keys.map { Int32(truncatingIfNeeded: $0 & 0xFFFF_FFFF) }
     }
 
-    /// Sorts keys by their high 32 bits, stably: four passes of a least-significant-digit
-    /// radix sort, 8 bits each. Keys whose low halves rise in their initial order (batch
-    /// positions) end in the order `sort()` gives them, in O(n) instead of O(n log n).
+    /// Sorts keys by their high 32 bits, stably (``RadixSort``): keys whose low halves rise
+    /// in their initial order (batch positions) end in the order `sort()` gives them, in O(n)
+    /// instead of O(n log n).
     static func radixSortByHighHalf(_ keys: inout [UInt64]) {
-        let n = keys.count
-        var other = [UInt64](repeating: 0, count: n)
-        var counts = [Int](repeating: 0, count: 256)
-        for shift in stride(from: 32, to: 64, by: 8) {
-            keys.withUnsafeBufferPointer { from in
-                other.withUnsafeMutableBufferPointer { to in
-                    counts.withUnsafeMutableBufferPointer { counts in
-                        for i in 0..<256 { counts[i] = 0 }
-                        for k in from { counts[Int(truncatingIfNeeded: k >> UInt64(shift)) & 255] += 1 }
-                        var sum = 0
-                        for i in 0..<256 { let c = counts[i]; counts[i] = sum; sum += c }
-                        for k in from {
-                            let d = Int(truncatingIfNeeded: k >> UInt64(shift)) & 255
-                            to[counts[d]] = k
-                            counts[d] += 1
-                        }
-                    }
-                }
-            }
-            swap(&keys, &other)
-        }
+        RadixSort.sort(&keys, byBits: 32..<64)
     }
 
     /// The 16 low bits of `v` spread to the even bits of the result.

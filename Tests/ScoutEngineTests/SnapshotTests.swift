@@ -612,6 +612,46 @@ extension SnapshotTests {
         Self.refused(image, "kind memo", "the id of record 1 without a place", "empty")
     }
 
+    /// A kind's ids past 65,536 are decoded in two halves on two threads: a damaged id in
+    /// either half is named by its own number, the lower of two is the one named, bytes
+    /// after the last id are named, and undamaged ids all come back.
+    @Test func damagedIdsAreNamedInEitherHalfOfABigSection() throws {
+        let n = 70_000
+        let ids = (0..<n).map { "u" + String(repeating: "0", count: 5 - String($0).count) + String($0) }
+        var good = Image(Self.small)
+        good.setPlaceless(kind: "memo", ids: ids)
+        let path = Self.directory + "/big-ids-\(UInt64.random(in: 0...UInt64.max)).snap"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(good.bytes)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let e = try Engine(snapshot: path, privacy: .exact)
+        #expect(try e.get(kind: RecordKind("memo"), ids: [ids[0], ids[n / 2 - 1], ids[n / 2], ids[n - 1]]).map { $0?.id } == [ids[0], ids[n / 2 - 1], ids[n / 2], ids[n - 1]])
+        #expect(try Self.allIDs(e, kind: "memo").filter { $0.hasPrefix("u") } == ids)
+        let (offsets, bytes) = try SnapshotFile.idSections(ids, kind: "memo")
+        func start(of i: Int) -> Int { offsets.withUnsafeBytes { Int($0.le32(4 * i)) } }
+        func damaged(_ points: [Int], _ damage: (inout [UInt8], Int) -> Void) -> Image {
+            var b = bytes
+            for i in points { damage(&b, start(of: i)) }
+            var image = Image(Self.small)
+            image.setPlaceless(kind: "memo", ids: ids)
+            image.set(.placelessIdBytes, kind: "memo", b)
+            return image
+        }
+        let notUTF8 = { (b: inout [UInt8], at: Int) in b[at + 1] = 0xFF }
+        Self.refused(damaged([n / 2 + 7], notUTF8), "the id of record \(n / 2 + 7) without a place", "not UTF-8")
+        Self.refused(damaged([100], notUTF8), "the id of record 100 without a place", "not UTF-8")
+        Self.refused(damaged([n - 1, 5], notUTF8), "the id of record 5 without a place", "not UTF-8")
+        var trailing = Image(Self.small)
+        trailing.setPlaceless(kind: "memo", ids: ids)
+        trailing.set(.placelessIdBytes, kind: "memo", bytes + Array("zz".utf8))
+        Self.refused(trailing, "the id of record \(n) without a place", "2 bytes after the last id")
+        var shortOffsets = Image(Self.small)
+        shortOffsets.setPlaceless(kind: "memo", ids: ids)
+        var o = offsets
+        o.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(start(of: n / 2 + 3)).littleEndian, toByteOffset: 4 * (n / 2 + 4), as: UInt32.self) }
+        shortOffsets.set(.placelessIdOffsets, kind: "memo", o)
+        Self.refused(shortOffsets, "the id of record \(n / 2 + 3) without a place", "empty, out of order or past the ids")
+    }
+
     @Test func damagedSectionsOfRecordsWithoutAPlaceAreNamed() {
         // One section of a pair without the other.
         var image = Image(Self.small)

@@ -1,4 +1,5 @@
 @testable import ScoutIndex
+import ScoutCore
 import ScoutTestSupport
 import Testing
 
@@ -62,7 +63,8 @@ import Testing
 
     /// A map built from ids known to be distinct (a restore, a compaction) answers as one
     /// written id by id, at every size around its lookahead.
-    @Test(arguments: [0, 1, IdMap.lookahead - 1, IdMap.lookahead, IdMap.lookahead + 1, 1_000])
+    @Test(arguments: [0, 1, IdMap.lookahead - 1, IdMap.lookahead, IdMap.lookahead + 1, 1_000,
+                      IdMap.sortedBuildThreshold - 1, IdMap.sortedBuildThreshold, 100_000])
     func aMapBuiltFromDistinctIdsAgreesWithOneWrittenIdByID(count: Int) {
         var store = Store(), written = IdMap()
         let ids = (0..<count).map { "dog-\($0 * 7_919 % max(count, 1))" }
@@ -78,7 +80,8 @@ import Testing
     /// A map built from ids it checks (a restore): the same map as one built from known
     /// distinct ids, and refusals at the first empty or repeated id, at every size around
     /// the lookahead.
-    @Test(arguments: [1, IdMap.lookahead - 1, IdMap.lookahead, IdMap.lookahead + 1, 1_000])
+    @Test(arguments: [1, IdMap.lookahead - 1, IdMap.lookahead, IdMap.lookahead + 1, 1_000,
+                      IdMap.sortedBuildThreshold - 1, IdMap.sortedBuildThreshold, 100_000])
     func aMapBuiltWhileCheckingRefusesEmptyAndRepeatedIds(count: Int) throws {
         var store = Store()
         let ids = (0..<count).map { "dog-\($0 * 7_919 % count)" }
@@ -97,6 +100,39 @@ import Testing
             let earlier = count / 2 + (count > 2 ? 1 : 0)
             repeated[earlier] = ids[0]
             #expect(throws: IdMap.BadId.repeated(at: earlier)) { try IdMap(checking: repeated) }
+        }
+    }
+
+    /// Random ids with random repeats (some in Unicode spellings that compare equal), on
+    /// both sides of the sorted build's threshold: the refusal names the first id that
+    /// repeats an earlier one, as a set of the ids seen so far finds it, and a map of ids
+    /// without repeats finds every entry.
+    @Test func aCheckedBuildFindsTheFirstRepeatAsASetDoes() throws {
+        var rng = SplitMix64(state: 2_026)
+        for round in 0..<24 {
+            let n = round % 2 == 0 ? Int(rng.next() % 3_000) + 2 : IdMap.sortedBuildThreshold + Int(rng.next() % 40_000)
+            var ids = (0..<n).map { "p-\($0)-\(rng.next() % 1_000_000)" }
+            let repeats = Int(rng.next() % 4)
+            for _ in 0..<repeats {
+                let from = Int(rng.next() % UInt64(n)), to = Int(rng.next() % UInt64(n))
+                ids[to] = ids[from]
+            }
+            if round % 3 == 0 {
+                let i = Int(rng.next() % UInt64(n - 1))
+                ids[i] = "caf\u{E9}-\(round)"
+                ids[i + 1 + Int(rng.next() % UInt64(n - 1 - i))] = "cafe\u{301}-\(round)"
+            }
+            var seen = Set<String>(), expected: Int?
+            for (i, id) in ids.enumerated() where !seen.insert(id).inserted { expected = i; break }
+            if let expected {
+                #expect(throws: IdMap.BadId.repeated(at: expected), "\(n) ids, round \(round)") { try IdMap(checking: ids) }
+            } else {
+                var store = Store()
+                for id in ids { _ = store.append(id) }
+                let map = try IdMap(checking: ids)
+                #expect(map.count == n)
+                for (i, id) in ids.enumerated() where i % 7 == 0 { #expect(map.entry(of: id, in: store.table) == Int32(i)) }
+            }
         }
     }
 }
