@@ -1,4 +1,5 @@
 import CIntrinsics
+import ScoutCore
 
 /// The writer's map from an id to the entry number of its live version.
 ///

@@ -22,20 +22,4 @@ import Testing
             }
         }
     }
-
-    /// A sort by any range of bits (as an id map sorts entries by home slot: the low bits
-    /// of a tag above an entry number) is a stable sort by those bits.
-    @Test func aSortByARangeOfBitsIsAStableSortByThem() {
-        var rng = SplitMix64(state: 78)
-        for n in [0, 1, 2, 300, 5_000, 70_000] {
-            for bits in [32..<33, 32..<44, 32..<56, 0..<8, 3..<29, 40..<64] {
-                let keys = (0..<n).map { _ in rng.next() }
-                let mask: UInt64 = bits.count == 64 ? .max : ((1 << UInt64(bits.count)) - 1) << UInt64(bits.lowerBound)
-                let expected = keys.indices.sorted { (keys[$0] & mask, $0) < (keys[$1] & mask, $1) }.map { keys[$0] }
-                var sorted = keys
-                RadixSort.sort(&sorted, byBits: bits)
-                #expect(sorted == expected, "\(n) keys by bits \(bits)")
-            }
-        }
-    }
 }
