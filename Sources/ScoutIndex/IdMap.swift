@@ -71,7 +71,7 @@ struct IdMap {
     /// tags are worked out ``lookahead`` entries ahead and their slots prefetched, so the
     /// misses overlap; from it on, the entries are radix-sorted by home slot first
     /// (``RadixSort``) and inserted in that order, so the table fills from front to back
-    /// with no miss at all. Either way the map is a valid linear-probing table (the layout
+    /// instead of at random slots. Either way the map is a valid linear-probing table (the layout
     /// of a cluster depends on the order of insertion, what it answers does not).
     @inline(__always)
     private mutating func insertAll(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?, tagged: [UInt64]? = nil) -> Int? {
@@ -83,10 +83,10 @@ struct IdMap {
         return nil
     }
 
-    /// Entries from which ``insertAll(count:id:same:)`` sorts them by home slot: 65,536.
+    /// Entries from which ``insertAll(count:id:same:tagged:)`` sorts them by home slot: 65,536.
     static let sortedBuildThreshold = 65_536
 
-    /// ``insertAll(count:id:same:)`` in entry order, prefetching ahead; stops at the first repeat.
+    /// ``insertAll(count:id:same:tagged:)`` in entry order, prefetching ahead; stops at the first repeat.
     @inline(__always)
     private mutating func insertAhead(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?) -> Int? {
         let mask = slots.count - 1, ahead = Self.lookahead
@@ -114,7 +114,7 @@ struct IdMap {
         }
     }
 
-    /// ``insertAll(count:id:same:)`` in the order of home slots. Equal ids share a tag and
+    /// ``insertAll(count:id:same:tagged:)`` in the order of home slots. Equal ids share a tag and
     /// a home, and the sort is stable, so a repeat meets its earlier twin as in entry
     /// order; every repeat is found and the lowest returned.
     @inline(__always)
@@ -146,7 +146,7 @@ struct IdMap {
         return repeated
     }
 
-    /// How many entries ahead ``insertAll(count:id:same:)`` hashes and prefetches (a power of two).
+    /// How many entries ahead ``insertAhead(count:id:same:)`` hashes and prefetches (a power of two).
     static let lookahead = 32
 
     /// Bytes the slots take.
