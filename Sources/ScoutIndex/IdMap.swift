@@ -27,7 +27,8 @@ struct IdMap {
     ///
     /// - Complexity: O(n) hash computations and slot writes, no id compared.
     init(distinctIdsOf table: EntryTable) {
-        _ = insertAll(count: table.count, id: { table.id(Int32($0)) }, same: nil)
+        var untagged: [UInt64] = []
+        _ = insertAll(count: table.count, id: { table.id(Int32($0)) }, same: nil, tagged: &untagged)
     }
 
     /// Why ``init(checking:)`` refused its ids: the position of the first empty id, or of
@@ -41,17 +42,22 @@ struct IdMap {
     /// is built: every id non-empty and none equal to another, as the map compares ids (the
     /// same `String` hash, then `==`).
     ///
-    /// `tagged`, if given, holds ``tagEntries(_:_:into:)`` of every entry (worked out
-    /// beforehand, possibly on several threads); it is used from ``sortedBuildThreshold``
-    /// entries on, and consumed.
-    ///
     /// - Complexity: O(n) expected hash computations and slot writes; ids compared only
     ///   when their hashes' high halves agree.
-    init(checking ids: [String], tagged: [UInt64]? = nil) throws(BadId) {
+    init(checking ids: [String]) throws(BadId) {
+        var untagged: [UInt64] = []
+        try self.init(checking: ids, tagged: &untagged)
+    }
+
+    /// ``init(checking:)`` with `tagged` empty, or holding ``tagEntries(_:_:into:)`` of every
+    /// entry (worked out beforehand, possibly on several threads), which the sorted build
+    /// from ``sortedBuildThreshold`` entries on sorts in place and leaves empty. (Passed
+    /// `inout`, so that no other reference makes the sort copy it.)
+    init(checking ids: [String], tagged: inout [UInt64]) throws(BadId) {
         if let i = ids.firstIndex(where: \.isEmpty) { throw .empty(at: i) }
-        precondition(tagged == nil || tagged!.count == ids.count, "one tagged entry an id")
+        precondition(tagged.isEmpty || tagged.count == ids.count, "one tagged entry an id")
         let bad = ids.withUnsafeBufferPointer { ids in
-            insertAll(count: ids.count, id: { ids[$0] }, same: { ids[$0] == ids[$1] }, tagged: tagged)
+            insertAll(count: ids.count, id: { ids[$0] }, same: { ids[$0] == ids[$1] }, tagged: &tagged)
         }
         if let bad { throw .repeated(at: bad) }
     }
@@ -74,10 +80,10 @@ struct IdMap {
     /// instead of at random slots. Either way the map is a valid linear-probing table (the layout
     /// of a cluster depends on the order of insertion, what it answers does not).
     @inline(__always)
-    private mutating func insertAll(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?, tagged: [UInt64]? = nil) -> Int? {
+    private mutating func insertAll(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?, tagged: inout [UInt64]) -> Int? {
         reserve(n)
         let repeated = n >= Self.sortedBuildThreshold
-            ? insertSorted(count: n, id: id, same: same, tagged: tagged) : insertAhead(count: n, id: id, same: same)
+            ? insertSorted(count: n, id: id, same: same, items: &tagged) : insertAhead(count: n, id: id, same: same)
         if let repeated { slots = []; count = 0; return repeated }
         count = n
         return nil
@@ -118,13 +124,18 @@ struct IdMap {
     /// a home, and the sort is stable, so a repeat meets its earlier twin as in entry
     /// order; every repeat is found and the lowest returned.
     @inline(__always)
-    private mutating func insertSorted(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?, tagged: [UInt64]?) -> Int? {
+    /// `items` are the tagged entries (``tagEntries(_:_:into:)``), worked out here when
+    /// empty; they are left empty.
+    private mutating func insertSorted(count n: Int, id: (Int) -> String, same: ((Int, Int) -> Bool)?, items: inout [UInt64]) -> Int? {
         let mask = slots.count - 1
         // `tag << 32 | entry`; the home slot is the tag's low bits.
-        var items = tagged ?? [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
-            for i in 0..<n { buffer[i] = Self.tag(id(i)) << 32 | UInt64(i) }
-            initialized = n
+        if items.isEmpty {
+            items = [UInt64](unsafeUninitializedCapacity: n) { buffer, initialized in
+                for i in 0..<n { buffer[i] = Self.tag(id(i)) << 32 | UInt64(i) }
+                initialized = n
+            }
         }
+        defer { items = [] }
         RadixSort.sort(&items, byBits: 32..<(32 + mask.nonzeroBitCount))
         var repeated: Int?
         slots.withUnsafeMutableBufferPointer { s in

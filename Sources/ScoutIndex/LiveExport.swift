@@ -106,9 +106,7 @@ extension PointSet {
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             if half == 0 {
                 do throws(IdMap.BadId) {
-                    let tagged = work.tagged
-                    work.tagged = []
-                    work.ids = try IdMap(checking: live.ids, tagged: tagged.isEmpty ? nil : tagged)
+                    work.ids = try IdMap(checking: live.ids, tagged: &work.tagged)
                 } catch {
                     switch error {
                     case .empty(let i): work.idError = ScoutError(.invalidRequest, "id must be a non-empty string", path: "points[\(i)].id")
@@ -141,7 +139,8 @@ extension PointSet {
     private final class RestoreWork: @unchecked Sendable {
         var ids = IdMap()
         /// The id map's tagged entries (``IdMap/tagEntries(_:_:into:)``) of a big set, worked
-        /// out by both threads before the map is built; empty for a small one.
+        /// out by both threads before the map is built, which sorts them in place and empties
+        /// them; empty for a small one.
         var tagged: [UInt64]
         var idError: ScoutError?
         var positionError: ScoutError?
