@@ -737,9 +737,11 @@ public final class Engine: Sendable {
              text: (matches: TextMatches, score: TextScore)? = nil) -> SearchHit {
         let record = payload?.record ?? .other
         let kind = typed.name
-        return SearchHit(id: id, kind: typed, point: point.map { privacy.shown($0, kind: kind) },
-                         distance: distance.map { privacy.shown(distance: $0, kind: kind) },
-                         isApproximate: point != nil && privacy.hides(kind: kind), fields: payload?.shownFields ?? [], record: record,
+        // Asked once: most kinds show their places as they are.
+        let hides = privacy.hides(kind: kind)
+        return SearchHit(id: id, kind: typed, point: hides ? point.map { privacy.shown($0, kind: kind) } : point,
+                         distance: hides ? distance.map { privacy.shown(distance: $0, kind: kind) } : distance,
+                         isApproximate: point != nil && hides, fields: payload?.shownFields ?? [], record: record,
                          rating: Rating.of(record), relevance: text?.score.relevance,
                          matchedWords: text.map { $0.matches.words(matchedBy: $0.score) } ?? [])
     }

@@ -102,11 +102,44 @@ extension PointSet.Snapshot {
             let d = DistanceBounds.millimetres(m.point, origin, ecefOfA: near.ecef(m.point), ecefOfB: near.origin)
             measured.append(DistancedRef(ref: m.ref, distance: d))
         }
-        measured.sort { a, b in
-            a.distance != b.distance ? a.distance < b.distance : table.idPrecedes(a.ref.index, b.ref.index)
-        }
+        sortByDistance(&measured)
         if measured.count > limit { measured.removeLast(measured.count - limit) }
         return measured
+    }
+
+    /// Orders `measured` by distance, then id. From 64 matches, by a radix sort of the whole
+    /// millimetres (each distance is a whole number of millimetres, so their order is the
+    /// distances'), each run of equal distances then sorted by id; below that, by comparisons.
+    func sortByDistance(_ measured: inout [DistancedRef]) {
+        guard measured.count >= 64 else {
+            measured.sort { a, b in
+                a.distance != b.distance ? a.distance < b.distance : table.idPrecedes(a.ref.index, b.ref.index)
+            }
+            return
+        }
+        struct Keyed: BitwiseCopyable {
+            var millimetres: UInt64
+            var position: Int32
+        }
+        var keyed: [Keyed] = []
+        keyed.reserveCapacity(measured.count)
+        var largest: UInt64 = 0
+        for (i, m) in measured.enumerated() {
+            let millimetres = UInt64(m.distance * 1000 + 0.5)
+            largest = max(largest, millimetres)
+            keyed.append(Keyed(millimetres: millimetres, position: Int32(i)))
+        }
+        RadixSort.sort(&keyed, byBits: 0..<(64 - largest.leadingZeroBitCount)) { $0.millimetres }
+        var start = 0
+        while start < keyed.count {
+            var end = start + 1
+            while end < keyed.count && keyed[end].millimetres == keyed[start].millimetres { end += 1 }
+            if end - start > 1 {
+                keyed[start..<end].sort { table.idPrecedes(measured[Int($0.position)].ref.index, measured[Int($1.position)].ref.index) }
+            }
+            start = end
+        }
+        measured = keyed.map { measured[Int($0.position)] }
     }
 
     /// Exact millimetre distances from `origin` for the given entries.

@@ -20,16 +20,38 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Runs `body` on room for `capacity` more bytes at the end of the buffer (growing it
+    /// geometrically); `body` returns how many it wrote. Every value goes in with one call.
+    @inline(__always) private mutating func put(_ capacity: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        bytes.append(addingCapacity: capacity) { span in
+            span.withUnsafeMutableBufferPointer { room, written in written += body(room.baseAddress!) }
+        }
+    }
+
     @inline(__always) private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
     /// `{`
-    public mutating func objectStart() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func objectStart() {
+        let comma = needsComma
+        needsComma = false
+        put(2) { p in
+            if comma { p[0] = 0x2C; p[1] = 0x7B; return 2 }
+            p[0] = 0x7B; return 1
+        }
+    }
     /// `}`
     public mutating func objectEnd() { bytes.append(UInt8(ascii: "}")); needsComma = true }
     /// `[`
-    public mutating func arrayStart() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func arrayStart() {
+        let comma = needsComma
+        needsComma = false
+        put(2) { p in
+            if comma { p[0] = 0x2C; p[1] = 0x5B; return 2 }
+            p[0] = 0x5B; return 1
+        }
+    }
     /// `]`
     public mutating func arrayEnd() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
@@ -52,89 +74,190 @@ public struct JSONWriter {
         escaped(s)
     }
 
-    /// Writes `,"s"` (the comma when `comma`, a `:` after when `colon`) in one append from a
-    /// stack buffer when `s` is at most 256 bytes and needs no escape; `false`, having
-    /// written nothing, otherwise.
+    /// Writes `,"s"` (the comma when `comma`, a `:` after when `colon`) in one step when `s`
+    /// needs no escape; `false`, having written nothing, otherwise.
     private mutating func plain(_ s: String, comma: Bool, colon: Bool) -> Bool {
         let done: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
-            guard u.count <= 256 else { return false }
-            for c in u where c < 0x20 || c == 0x22 || c == 0x5C { return false }
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: u.count + 4) { t in
+            let count = u.count
+            guard let source = u.baseAddress, count > 0 else {
+                put(4) { p in
+                    var n = 0
+                    if comma { p[0] = 0x2C; n = 1 }
+                    p[n] = 0x22; p[n + 1] = 0x22; n += 2
+                    if colon { p[n] = 0x3A; n += 1 }
+                    return n
+                }
+                return true
+            }
+            if Self.needsEscape(source, count) { return false }
+            // Room for whole words past the end: only the `n` bytes counted are kept.
+            put(count + 12) { p in
                 var n = 0
-                if comma { t[0] = 0x2C; n = 1 }
-                t[n] = 0x22; n += 1
-                for c in u { t[n] = c; n += 1 }
-                t[n] = 0x22; n += 1
-                if colon { t[n] = 0x3A; n += 1 }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[..<n]))
+                if comma { p[0] = 0x2C; n = 1 }
+                p[n] = 0x22; n += 1
+                if count <= 64 {
+                    let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(p + n)
+                    var i = 0
+                    while i + 8 <= count {
+                        to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                        i += 8
+                    }
+                    while i < count { p[n + i] = source[i]; i += 1 }
+                } else {
+                    (p + n).update(from: source, count: count)
+                }
+                n += count
+                p[n] = 0x22; n += 1
+                if colon { p[n] = 0x3A; n += 1 }
+                return n
             }
             return true
         }
         return done == true
     }
 
+    /// Whether any of the `count` bytes at `bytes` must be escaped in a JSON string: a
+    /// control character, `"` or `\`. Eight bytes at a time: a byte below 0x20, or one that
+    /// is 0 after an exclusive or with `"` or `\`, sets its high bit in the tests below
+    /// (bytes of 0x80 and up never do, as their own high bit is masked out).
+    @inline(__always) private static func needsEscape(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let raw = UnsafeRawPointer(bytes)
+        var i = 0
+        while i + 8 <= count {
+            if hasEscape(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+            i += 8
+        }
+        guard i < count else { return false }
+        // The last bytes in one word, the rest of it filled with a plain `a`.
+        var x = 0x61 &* ones
+        for j in 0..<(count - i) { x = x & ~(0xFF << UInt64(8 * j)) | UInt64(bytes[i + j]) << UInt64(8 * j) }
+        return hasEscape(x)
+    }
+
+    /// Whether a byte of `x` is below 0x20, `"` or `\`.
+    @inline(__always) private static func hasEscape(_ x: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = x ^ (0x22 &* ones), backslash = x ^ (0x5C &* ones)
+        return (((x &- 0x20 &* ones) & ~x) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highs != 0
+    }
+
     /// `true` / `false`.
     public mutating func bool(_ b: Bool) {
-        separate()
-        let word: StaticString = b ? "true" : "false"
-        bytes.append(contentsOf: UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+        let comma = needsComma
         needsComma = true
+        let word: StaticString = b ? "true" : "false"
+        put(6) { p in
+            var n = 0
+            if comma { p[0] = 0x2C; n = 1 }
+            let w = word.utf8Start
+            for i in 0..<word.utf8CodeUnitCount { p[n] = w[i]; n += 1 }
+            return n
+        }
     }
 
     /// `null`.
     public mutating func null() {
-        separate()
-        bytes.append(0x6E); bytes.append(0x75); bytes.append(0x6C); bytes.append(0x6C)
+        let comma = needsComma
         needsComma = true
+        put(5) { p in
+            var n = 0
+            if comma { p[0] = 0x2C; n = 1 }
+            p[n] = 0x6E; p[n + 1] = 0x75; p[n + 2] = 0x6C; p[n + 3] = 0x6C
+            return n + 4
+        }
     }
 
     /// An integer.
     public mutating func int(_ v: Int) {
         let comma = needsComma
         needsComma = true
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { t in
-            var n = 24, m = v.magnitude
-            repeat { n -= 1; t[n] = UInt8(truncatingIfNeeded: m % 10) &+ 0x30; m /= 10 } while m > 0
-            if v < 0 { n -= 1; t[n] = UInt8(ascii: "-") }
-            if comma { n -= 1; t[n] = UInt8(ascii: ",") }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[n...]))
+        put(22) { p in
+            var n = 0
+            if comma { p[0] = 0x2C; n = 1 }
+            if v < 0 { p[n] = UInt8(ascii: "-"); n += 1 }
+            return n + Self.digits(UInt64(v.magnitude), p + n)
         }
     }
 
-    /// A finite number in its shortest round-trip form (`null` for NaN or infinity, which
-    /// Scout never produces on purpose).
+    /// Writes `v`'s decimal digits at `p`; returns how many.
+    @inline(__always) private static func digits(_ v: UInt64, _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 1, m = v
+        while m >= 10 { m /= 10; count += 1 }
+        var i = count, r = v
+        repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: r % 10) &+ 0x30; r /= 10 } while i > 0
+        return count
+    }
+
+    /// Writes `whole`, and `.` and the `places` digits of `fraction` less its trailing zeros
+    /// when `fraction` is not 0; returns how many bytes.
+    @inline(__always) private static func decimal(_ whole: UInt64, _ fraction: UInt64, places: Int,
+                                                  _ p: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = digits(whole, p)
+        guard fraction != 0 else { return n }
+        var f = fraction, places = places
+        while f % 10 == 0 { f /= 10; places -= 1 }
+        p[n] = UInt8(ascii: "."); n += 1
+        var i = n + places
+        n = i
+        repeat { i -= 1; p[i] = UInt8(truncatingIfNeeded: f % 10) &+ 0x30; f /= 10 } while i > n - places
+        return n
+    }
+
+    /// A finite number in its shortest round-trip form, as `Double.description` writes it
+    /// (`null` for NaN or infinity, which Scout never produces on purpose).
+    ///
+    /// A number from 0.0001 to 10⁶ whose nine-decimal rounding reads back as itself (every
+    /// coordinate given with up to nine decimals) is written from that rounding: the doubles
+    /// there lie closer together than 10⁻⁹, so no other decimal of up to nine places reads
+    /// back as the same number, and the shortest form is that one less its trailing zeros.
     public mutating func number(_ v: Double) {
         guard v.isFinite else { null(); return }
-        if v == v.rounded(), abs(v) < 1e15 { int(Int(v)); return }
-        separate()
-        bytes.append(contentsOf: v.description.utf8)
+        if abs(v) < 1e15, Double(Int64(v)) == v { int(Int(v)); return }
+        let a = abs(v)
+        if a >= 1e-4 && a < 1e6 {
+            let units = UInt64(a * 1e9 + 0.5)
+            if Double(units) / 1e9 == a {
+                let comma = needsComma
+                needsComma = true
+                put(20) { p in
+                    var n = 0
+                    if comma { p[0] = 0x2C; n = 1 }
+                    if v < 0 { p[n] = UInt8(ascii: "-"); n += 1 }
+                    return n + Self.decimal(units / 1_000_000_000, units % 1_000_000_000, places: 9, p + n)
+                }
+                return
+            }
+        }
+        let comma = needsComma
         needsComma = true
+        var text = v.description
+        text.withUTF8 { u in
+            put(u.count + 1) { p in
+                var n = 0
+                if comma { p[0] = 0x2C; n = 1 }
+                (p + n).update(from: u.baseAddress!, count: u.count)
+                return n + u.count
+            }
+        }
     }
 
     /// A number rounded to `decimals` places (0…9), without trailing zeros.
     public mutating func number(_ v: Double, decimals: Int) {
         guard v.isFinite, abs(v) < 1e15 else { number(v); return }
-        var scale: UInt = 1
+        var scale: UInt64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (v * Double(scale)).rounded()
         guard abs(scaled) < 1e19 else { number(v); return }
-        let negative = scaled < 0
-        let whole = UInt(abs(scaled))
-        var frac = whole % scale, integer = whole / scale
-        var digits = decimals
-        while frac != 0 && frac % 10 == 0 { frac /= 10; digits -= 1 }
+        let units = UInt64(abs(scaled))
+        let negative = scaled < 0 && units != 0
         let comma = needsComma
         needsComma = true
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { t in
-            var n = 40
-            if frac != 0 {
-                for _ in 0..<digits { n -= 1; t[n] = UInt8(truncatingIfNeeded: frac % 10) &+ 0x30; frac /= 10 }
-                n -= 1; t[n] = UInt8(ascii: ".")
-            }
-            repeat { n -= 1; t[n] = UInt8(truncatingIfNeeded: integer % 10) &+ 0x30; integer /= 10 } while integer > 0
-            if negative && (whole != 0) { n -= 1; t[n] = UInt8(ascii: "-") }
-            if comma { n -= 1; t[n] = UInt8(ascii: ",") }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: t[n...]))
+        put(32) { p in
+            var n = 0
+            if comma { p[0] = 0x2C; n = 1 }
+            if negative { p[n] = UInt8(ascii: "-"); n += 1 }
+            return n + Self.decimal(units / scale, units % scale, places: decimals, p + n)
         }
     }
 

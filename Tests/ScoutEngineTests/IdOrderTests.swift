@@ -1,12 +1,14 @@
 import ScoutCatalog
 import ScoutCore
 @testable import ScoutEngine
+import ScoutGeodesy
 import ScoutTestSupport
 import Testing
 
-/// Answers without a reference point come in id order (UTF-8 bytes). Past a few dozen matches
-/// they are radix-sorted by the ids' first eight bytes and ties compared in full; the pages
-/// must be exactly the brute-force order.
+/// Answers without a reference point come in id order (UTF-8 bytes); answers from a point in
+/// distance order, ties in id order. Past a few dozen matches they are radix-sorted (by the
+/// ids' first eight bytes, or by whole millimetres) and ties compared in full; the pages must
+/// be exactly the brute-force order.
 @Suite struct IdOrderTests {
     /// Ids that stress the eight-byte key: many sharing their first eight bytes (or all of
     /// them), shorter than eight bytes, prefixes of each other, a NUL byte where the key pads
@@ -48,6 +50,42 @@ import Testing
                 after = page.nextAfter
             } while after != nil
             #expect(got == expected, "shape \(shape), round \(round): \(expected.count) matches, limit \(limit)")
+        }
+    }
+
+    /// Radius answers of every size from centres among the points, page by page with `after`:
+    /// the same ids in the same order as sorting the points within by their geodesic distance
+    /// in whole millimetres, then by their ids' bytes. Ties are many: groups of ids at one
+    /// position, and points mirrored across the centre's meridian.
+    @Test(arguments: 0..<4)
+    func radiusAnswersAreByDistanceThenIdPageByPage(shape: Int) throws {
+        var rng = SplitMix64(state: 900 + UInt64(shape))
+        let e = Engine()
+        var points: [String: GeoPoint] = [:]
+        let meridian = 10.5
+        while points.count < 3_000 {
+            let p = GeoPoint(lat: 50 + Double(rng.next() % 10_000) / 10_000, lon: 10 + Double(rng.next() % 10_000) / 10_000)
+            points[Self.id(&rng, shape: shape)] = p
+            if rng.next() % 4 == 0 { points[Self.id(&rng, shape: shape)] = p }
+            if rng.next() % 4 == 0 { points[Self.id(&rng, shape: shape)] = GeoPoint(lat: p.lat, lon: 2 * meridian - p.lon) }
+        }
+        _ = try e.upsert(points.map { PointRecord(id: $0.key, kind: "pt", point: $0.value) })
+        for round in 0..<12 {
+            let center = GeoPoint(lat: 50 + Double(rng.next() % 10_000) / 10_000, lon: meridian)
+            let radius = [300.0, 1_500, 5_000, 20_000, 80_000][round % 5]
+            let expected = points.compactMap { id, p -> (String, Double)? in
+                Geodesic.distance(p, center) <= radius ? (id, Oracle.mm(p, center)) : nil
+            }.sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            let limit = max([1, 7, 50, 100, 1_000][Int(rng.next() % 5)], expected.count / 30)
+            var got: [(String, Double)] = [], after: String?
+            repeat {
+                let page = try e.search(SearchQuery(kind: "pt", area: .radius(center: center, meters: radius), limit: limit, after: after))
+                #expect(page.total == expected.count, "round \(round): every page's total counts every match")
+                got += page.hits.map { ($0.id, $0.distance ?? -1) }
+                after = page.nextAfter
+            } while after != nil
+            #expect(got.map(\.0) == expected.map(\.0) && got.map(\.1) == expected.map(\.1),
+                    "shape \(shape), round \(round): \(expected.count) matches, limit \(limit)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import PropertyBased
+import ScoutCore
 import ScoutJSON
 import Testing
 
@@ -74,6 +75,60 @@ import Testing
             var w = JSONWriter()
             w.number(x)
             #expect(Double(String(decoding: w.bytes, as: UTF8.self)) == x)
+        }
+    }
+
+    /// `number(_:)` writes what `Double.description` writes (integers without `.0`), also where
+    /// it takes its own path (0.0001…10⁶ with up to nine decimals): coordinates of 0 to 13
+    /// decimals, any bit pattern, both sides of the path's bounds, negatives.
+    @Test func writesTheShortestFormAsDescriptionDoes() {
+        func expected(_ x: Double) -> String {
+            guard x.isFinite else { return "null" }
+            if x == x.rounded(), abs(x) < 1e15 { return String(Int(x)) }
+            return x.description
+        }
+        func written(_ x: Double) -> String { var w = JSONWriter(); w.number(x); return String(decoding: w.bytes, as: UTF8.self) }
+        var rng = SplitMix64(state: 2026_11_29)
+        var powers: [UInt64] = [1]
+        for _ in 0..<15 { powers.append(powers.last! * 10) }
+        var values: [Double] = []
+        for _ in 0..<60_000 {
+            let places = Int(rng.next() % 14), magnitude = Int(rng.next() % 10)
+            let x = Double(rng.next() % powers[min(15, places + magnitude)]) / Double(powers[places])
+            values.append(rng.next() & 1 == 0 ? x : -x)
+            values.append(Double(bitPattern: rng.next()))
+            values.append((rng.unit() - 0.5) * 4e6)
+            values.append((rng.unit() - 0.5) * 2e-3)
+        }
+        for bound in [1e-4, 1e6, 1e-5, 1e-3, 999_999.999_999_999, 999_999.999_999_999_9, 0.000_100_000_000_1, 180, 90.000_001] {
+            values += [bound, bound.nextUp, bound.nextDown, -bound]
+        }
+        values += [0, -0.0, .infinity, -.infinity, .nan, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e15, 1e15.nextDown]
+        var mismatches: [String] = []
+        for x in values where written(x) != expected(x) { mismatches.append("\(x.bitPattern): \(written(x)) for \(expected(x))") }
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(values.count): \(mismatches.prefix(5))")
+    }
+
+    /// Strings of every length from 0 to 300 bytes (checked and copied eight bytes at a time,
+    /// long ones at once), plain and with one character to escape at each place, as keys and
+    /// values with commas, parse back whole.
+    @Test func writesStringsOfEveryLength() throws {
+        for length in 0...300 {
+            let plain = String(repeating: "k", count: length / 2) + String(repeating: "ł", count: (length - length / 2) / 2)
+            var variants = [plain]
+            for (i, special) in ["\"", "\\", "\u{1F}", "\n"].enumerated() where length > 0 {
+                for place in Set([0, length - 1, length / 2, (length * (3 + i)) / 8]) {
+                    var bytes = Array(String(repeating: "k", count: length).utf8)
+                    bytes[place] = special.utf8.first!
+                    variants.append(String(decoding: bytes, as: UTF8.self))
+                }
+            }
+            for s in variants {
+                var w = JSONWriter()
+                w.objectStart(); w.key(s); w.string(s); w.key("n"); w.number(51.494636); w.objectEnd()
+                #expect(try JSONReader.parse(w.bytes) == .object([(s, .string(s)), ("n", .number("51.494636"))]), "\(s.debugDescription)")
+                #expect(!w.bytes.contains { $0 < 0x20 })
+            }
         }
     }
 
