@@ -1,7 +1,7 @@
 /// A stable least-significant-digit radix sort by a range of bits of a 64-bit key, 8 bits a
 /// pass: what orders a big batch by its Morton codes, an id map's entries by their home
-/// slots and an answer's matches by their ids' first bytes, in O(n) a pass instead of
-/// O(n log n) comparisons. A pass whose digit is the same in every key is skipped.
+/// slots, an answer's matches by their ids' first bytes and a radius answer's by their
+/// millimetres, in O(n) a pass instead of O(n log n) comparisons. A pass whose digit is the same in every key is skipped.
 ///
 /// ```swift
 /// var keys: [UInt64] = [0x0300, 0x0102, 0x0201]
