@@ -52,4 +52,24 @@ public enum RadixSort {
             if !skipped { swap(&items, &other) }
         }
     }
+
+    /// Sorts `items` by `key`, then each run of items whose keys are equal by `tieOrder`: a
+    /// total order from a radix key and a comparison for what the key cannot tell (the
+    /// answer orders: ids by their first eight bytes then whole, distances by millimetres
+    /// then id). `bits` must hold every bit set in any key.
+    ///
+    /// - Complexity: ``sort(_:byBits:key:)`` plus a comparison sort of each run of equal keys.
+    @inlinable
+    public static func sort<T: BitwiseCopyable>(_ items: inout [T], byBits bits: Range<Int>, key: (T) -> UInt64,
+                                                ties tieOrder: (T, T) -> Bool) {
+        sort(&items, byBits: bits, key: key)
+        var start = 0
+        while start < items.count {
+            let k = key(items[start])
+            var end = start + 1
+            while end < items.count && key(items[end]) == k { end += 1 }
+            if end - start > 1 { items[start..<end].sort(by: tieOrder) }
+            start = end
+        }
+    }
 }

@@ -515,16 +515,8 @@ public final class Engine: Sendable {
             var position: Int32
         }
         var keyed = order.map { Keyed(prefix: prefix[Int($0)], position: $0) }
-        RadixSort.sort(&keyed, byBits: 0..<64) { $0.prefix }
-        var start = 0
-        while start < keyed.count {
-            var end = start + 1
-            while end < keyed.count && keyed[end].prefix == keyed[start].prefix { end += 1 }
-            if end - start > 1 {
-                keyed[start..<end].sort { ids[Int($0.position)].utf8.lexicographicallyPrecedes(ids[Int($1.position)].utf8) }
-            }
-            start = end
-        }
+        RadixSort.sort(&keyed, byBits: 0..<64, key: { $0.prefix },
+                       ties: { ids[Int($0.position)].utf8.lexicographicallyPrecedes(ids[Int($1.position)].utf8) })
         for (i, k) in keyed.enumerated() { order[i] = k.position }
     }
 

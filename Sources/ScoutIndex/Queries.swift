@@ -129,16 +129,8 @@ extension PointSet.Snapshot {
             largest = max(largest, millimetres)
             keyed.append(Keyed(millimetres: millimetres, position: Int32(i)))
         }
-        RadixSort.sort(&keyed, byBits: 0..<(64 - largest.leadingZeroBitCount)) { $0.millimetres }
-        var start = 0
-        while start < keyed.count {
-            var end = start + 1
-            while end < keyed.count && keyed[end].millimetres == keyed[start].millimetres { end += 1 }
-            if end - start > 1 {
-                keyed[start..<end].sort { table.idPrecedes(measured[Int($0.position)].ref.index, measured[Int($1.position)].ref.index) }
-            }
-            start = end
-        }
+        RadixSort.sort(&keyed, byBits: 0..<(64 - largest.leadingZeroBitCount), key: { $0.millimetres },
+                       ties: { table.idPrecedes(measured[Int($0.position)].ref.index, measured[Int($1.position)].ref.index) })
         measured = keyed.map { measured[Int($0.position)] }
     }
 

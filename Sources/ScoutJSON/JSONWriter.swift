@@ -28,85 +28,70 @@ public struct JSONWriter {
         }
     }
 
+    /// Writes the separating comma when one is due, then `body`'s bytes (at most
+    /// `capacity`), in one step; `commaAfter` is whether the next value needs a comma.
+    @inline(__always) private mutating func item(_ capacity: Int, commaAfter: Bool, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = needsComma
+        needsComma = commaAfter
+        put(capacity + 1) { p in
+            if comma { p[0] = 0x2C; return 1 + body(p + 1) }
+            return body(p)
+        }
+    }
+
     @inline(__always) private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
     /// `{`
-    public mutating func objectStart() {
-        let comma = needsComma
-        needsComma = false
-        put(2) { p in
-            if comma { p[0] = 0x2C; p[1] = 0x7B; return 2 }
-            p[0] = 0x7B; return 1
-        }
-    }
+    public mutating func objectStart() { item(1, commaAfter: false) { p in p[0] = 0x7B; return 1 } }
     /// `}`
     public mutating func objectEnd() { bytes.append(UInt8(ascii: "}")); needsComma = true }
     /// `[`
-    public mutating func arrayStart() {
-        let comma = needsComma
-        needsComma = false
-        put(2) { p in
-            if comma { p[0] = 0x2C; p[1] = 0x5B; return 2 }
-            p[0] = 0x5B; return 1
-        }
-    }
+    public mutating func arrayStart() { item(1, commaAfter: false) { p in p[0] = 0x5B; return 1 } }
     /// `]`
     public mutating func arrayEnd() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// A member name; the value follows.
     public mutating func key(_ k: String) {
-        let comma = needsComma
+        if plain(k, colon: true, commaAfter: false) { return }
+        separate()
         needsComma = false
-        if plain(k, comma: comma, colon: true) { return }
-        if comma { bytes.append(UInt8(ascii: ",")) }
         escaped(k)
         bytes.append(UInt8(ascii: ":"))
     }
 
     /// A string value.
     public mutating func string(_ s: String) {
-        let comma = needsComma
+        if plain(s, colon: false, commaAfter: true) { return }
+        separate()
         needsComma = true
-        if plain(s, comma: comma, colon: false) { return }
-        if comma { bytes.append(UInt8(ascii: ",")) }
         escaped(s)
     }
 
-    /// Writes `,"s"` (the comma when `comma`, a `:` after when `colon`) in one step when `s`
-    /// needs no escape; `false`, having written nothing, otherwise.
-    private mutating func plain(_ s: String, comma: Bool, colon: Bool) -> Bool {
+    /// Writes `s` quoted (a `:` after when `colon`) as the next item in one step when it needs
+    /// no escape; `false`, having written nothing, otherwise.
+    private mutating func plain(_ s: String, colon: Bool, commaAfter: Bool) -> Bool {
         let done: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
             let count = u.count
-            guard let source = u.baseAddress, count > 0 else {
-                put(4) { p in
-                    var n = 0
-                    if comma { p[0] = 0x2C; n = 1 }
-                    p[n] = 0x22; p[n + 1] = 0x22; n += 2
-                    if colon { p[n] = 0x3A; n += 1 }
-                    return n
-                }
-                return true
-            }
-            if Self.needsEscape(source, count) { return false }
-            // Room for whole words past the end: only the `n` bytes counted are kept.
-            put(count + 12) { p in
-                var n = 0
-                if comma { p[0] = 0x2C; n = 1 }
-                p[n] = 0x22; n += 1
-                if count <= 64 {
-                    let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(p + n)
-                    var i = 0
-                    while i + 8 <= count {
-                        to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
-                        i += 8
+            if let source = u.baseAddress, Self.needsEscape(source, count) { return false }
+            item(count + 3, commaAfter: commaAfter) { p in
+                p[0] = 0x22
+                if let source = u.baseAddress {
+                    if count <= 64 {
+                        // Whole words, then the last bytes one by one.
+                        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(p + 1)
+                        var i = 0
+                        while i + 8 <= count {
+                            to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                            i += 8
+                        }
+                        while i < count { p[1 + i] = source[i]; i += 1 }
+                    } else {
+                        (p + 1).update(from: source, count: count)
                     }
-                    while i < count { p[n + i] = source[i]; i += 1 }
-                } else {
-                    (p + n).update(from: source, count: count)
                 }
-                n += count
+                var n = count + 1
                 p[n] = 0x22; n += 1
                 if colon { p[n] = 0x3A; n += 1 }
                 return n
@@ -144,40 +129,32 @@ public struct JSONWriter {
 
     /// `true` / `false`.
     public mutating func bool(_ b: Bool) {
-        let comma = needsComma
-        needsComma = true
         let word: StaticString = b ? "true" : "false"
-        put(6) { p in
-            var n = 0
-            if comma { p[0] = 0x2C; n = 1 }
-            let w = word.utf8Start
-            for i in 0..<word.utf8CodeUnitCount { p[n] = w[i]; n += 1 }
-            return n
+        item(word.utf8CodeUnitCount, commaAfter: true) { p in
+            p.update(from: word.utf8Start, count: word.utf8CodeUnitCount)
+            return word.utf8CodeUnitCount
         }
     }
 
     /// `null`.
     public mutating func null() {
-        let comma = needsComma
-        needsComma = true
-        put(5) { p in
-            var n = 0
-            if comma { p[0] = 0x2C; n = 1 }
-            p[n] = 0x6E; p[n + 1] = 0x75; p[n + 2] = 0x6C; p[n + 3] = 0x6C
-            return n + 4
+        item(4, commaAfter: true) { p in
+            p[0] = 0x6E; p[1] = 0x75; p[2] = 0x6C; p[3] = 0x6C
+            return 4
         }
     }
 
     /// An integer.
     public mutating func int(_ v: Int) {
-        let comma = needsComma
-        needsComma = true
-        put(22) { p in
-            var n = 0
-            if comma { p[0] = 0x2C; n = 1 }
-            if v < 0 { p[n] = UInt8(ascii: "-"); n += 1 }
-            return n + Self.digits(UInt64(v.magnitude), p + n)
-        }
+        item(21, commaAfter: true) { p in Self.signed(v < 0, p) { Self.digits(UInt64(v.magnitude), $0) } }
+    }
+
+    /// Writes `-` when `negative`, then what `body` writes after it; returns how many bytes.
+    @inline(__always) private static func signed(_ negative: Bool, _ p: UnsafeMutablePointer<UInt8>,
+                                                 _ body: (UnsafeMutablePointer<UInt8>) -> Int) -> Int {
+        guard negative else { return body(p) }
+        p[0] = UInt8(ascii: "-")
+        return 1 + body(p + 1)
     }
 
     /// Writes `v`'s decimal digits at `p`; returns how many.
@@ -218,26 +195,17 @@ public struct JSONWriter {
         if a >= 1e-4 && a < 1e6 {
             let units = UInt64(a * 1e9 + 0.5)
             if Double(units) / 1e9 == a {
-                let comma = needsComma
-                needsComma = true
-                put(20) { p in
-                    var n = 0
-                    if comma { p[0] = 0x2C; n = 1 }
-                    if v < 0 { p[n] = UInt8(ascii: "-"); n += 1 }
-                    return n + Self.decimal(units / 1_000_000_000, units % 1_000_000_000, places: 9, p + n)
+                item(19, commaAfter: true) { p in
+                    Self.signed(v < 0, p) { Self.decimal(units / 1_000_000_000, units % 1_000_000_000, places: 9, $0) }
                 }
                 return
             }
         }
-        let comma = needsComma
-        needsComma = true
         var text = v.description
         text.withUTF8 { u in
-            put(u.count + 1) { p in
-                var n = 0
-                if comma { p[0] = 0x2C; n = 1 }
-                (p + n).update(from: u.baseAddress!, count: u.count)
-                return n + u.count
+            item(u.count, commaAfter: true) { p in
+                p.update(from: u.baseAddress!, count: u.count)
+                return u.count
             }
         }
     }
@@ -251,13 +219,8 @@ public struct JSONWriter {
         guard abs(scaled) < 1e19 else { number(v); return }
         let units = UInt64(abs(scaled))
         let negative = scaled < 0 && units != 0
-        let comma = needsComma
-        needsComma = true
-        put(32) { p in
-            var n = 0
-            if comma { p[0] = 0x2C; n = 1 }
-            if negative { p[n] = UInt8(ascii: "-"); n += 1 }
-            return n + Self.decimal(units / scale, units % scale, places: decimals, p + n)
+        item(31, commaAfter: true) { p in
+            Self.signed(negative, p) { Self.decimal(units / scale, units % scale, places: decimals, $0) }
         }
     }
 
@@ -279,17 +242,9 @@ public struct JSONWriter {
         }
     }
 
+    /// `s` quoted with what RFC 8259 requires escaped (``plain(_:colon:commaAfter:)`` takes
+    /// every string that needs no escape).
     private mutating func escaped(_ s: String) {
-        // Most strings need no escape: quote, bytes and quote in one reservation.
-        let done: Bool? = s.utf8.withContiguousStorageIfAvailable { u in
-            for c in u where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") { return false }
-            bytes.reserveCapacity(bytes.count + u.count + 2)
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: u)
-            bytes.append(UInt8(ascii: "\""))
-            return true
-        }
-        if done == true { return }
         bytes.append(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { u in

@@ -39,4 +39,19 @@ import Testing
             #expect(sorted == items.sorted { ($0.key, $0.position) < ($1.key, $1.position) })
         }
     }
+
+    /// With a tie order, runs of equal keys come out in that order: the same as sorting by
+    /// (key, tie field), with few distinct keys (long runs) and many (runs of one).
+    @Test func equalKeysAreOrderedByTheTieOrder() {
+        struct Item: Equatable { var key: UInt64; var tie: UInt32 }
+        var rng = SplitMix64(state: 80)
+        for n in [0, 1, 2, 63, 64, 1_000, 10_000] {
+            for distinct: UInt64 in [1, 7, 1 << 22] {
+                let items = (0..<n).map { _ in Item(key: rng.next() % distinct, tie: UInt32(truncatingIfNeeded: rng.next())) }
+                var sorted = items
+                RadixSort.sort(&sorted, byBits: 0..<23, key: { $0.key }, ties: { $0.tie < $1.tie })
+                #expect(sorted == items.sorted { ($0.key, $0.tie) < ($1.key, $1.tie) }, "\(n) items, \(distinct) keys")
+            }
+        }
+    }
 }
