@@ -6,7 +6,7 @@
 # `--build-only` stops after the build (scripts/test.sh builds it while other tests run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --package-path Examples/ScoutService 2>&1 | tail -n 1
+swift build --package-path Examples/ScoutService ${SCOUT_BUILD_FLAGS:-} 2>&1 | tail -n 1
 [ "${1:-}" = "--build-only" ] && exit 0
 python3 scripts/examples_test.py --bin "$(swift build --package-path Examples/ScoutService --show-bin-path)"
 # scout-in-process (Scout as a library in the peers' spatial workload) against scout serve on
