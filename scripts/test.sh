@@ -19,8 +19,7 @@ python3 scripts/build_data.py --time-zones --if-missing > .build/time-zones.log 
 time_zones=$!
 python3 scripts/check_activities.py
 python3 scripts/check_content.py
-# SCOUT_BUILD_FLAGS (set by .ci/run) goes to every build; a later build with other flags rebuilds.
-swift build --build-tests ${SCOUT_BUILD_FLAGS:-} 2>&1 | tail -n 3
+swift build --build-tests 2>&1 | tail -n 3
 step "swift build"
 wait "$time_zones" || { tail -n 20 .build/time-zones.log; echo "test.sh: building data/timezones.bin failed" >&2; exit 1; }
 tail -n 1 .build/time-zones.log
@@ -52,7 +51,7 @@ step "Spark test"
 # The recommender's learning simulation through scout serve at 25 dogs and 50 days (40 for the offline estimates; the full run:
 # 200 dogs, 110 days, figures in docs/recommender.md): explore against rules only and random; a prior refitted on
 # Spark (local mode) from a zero prior, equal to scout fit-prior's and lowering regret; SNIPS
-# of two other policies from a few hundred logged decisions against their true value.
+# of other policies from a few hundred logged decisions (one offer, then "this or that") against their true value.
 sim="python3 scripts/recommender_sim.py --scout $(swift build --show-bin-path)/scout --check"
 # It runs beside the search-quality, crash and notebook tests (much of their time is waiting on
 # processes and disks) and is collected after them.

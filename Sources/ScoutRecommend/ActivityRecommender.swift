@@ -82,6 +82,8 @@ public struct NextWindow: Sendable {
     public let at: Instant
     /// The recommendations at that time.
     public let recommendations: [ActivityRecommendation]
+    /// The probability that the policy offers exactly these activities together then.
+    public let setPropensity: Double
 }
 
 /// The answer to an ``ActivityRequest``.
@@ -106,6 +108,11 @@ public struct ActivityRecommendations: Sendable {
     public let gaps: [Double]
     /// The offers, best first, from different categories where possible.
     public let recommendations: [ActivityRecommendation]
+    /// The probability that this policy offers exactly these activities together, in any
+    /// order (1 in `best` mode and when none is offered; for one offer, its
+    /// ``ActivityRecommendation/propensity``).
+    /// What an offline evaluation weighs a decision of several offers by.
+    public let setPropensity: Double
     /// Every activity of the species ruled out now.
     public let excluded: [ExcludedActivity]
     /// When nothing fits now: the next window in 24 hours, if any.
@@ -189,7 +196,7 @@ public final class Recommender: Sendable {
         let count = max(0, request.count)
         let picked = pick(eligible, at: ctx.now.seconds, count: count, state: state, rules: &rules, weights: w, request: request)
         var window: NextWindow?
-        if picked.isEmpty && count > 0 && !indices.isEmpty {
+        if picked.offers.isEmpty && count > 0 && !indices.isEmpty {
             var t = (ctx.now.seconds / Recommender.windowStep + 1) * Recommender.windowStep
             let end = ctx.now.seconds + Recommender.windowHorizon
             search: while t <= end {
@@ -198,7 +205,8 @@ public final class Recommender: Sendable {
                     if let mode = rules.check(catalog.activities[i], start: t, explain: false, into: &reasons) { found.append((i, mode)) }
                 }
                 if !found.isEmpty {
-                    window = NextWindow(at: ctx.local(t), recommendations: pick(found, at: t, count: count, state: state, rules: &rules, weights: w, request: request))
+                    let then = pick(found, at: t, count: count, state: state, rules: &rules, weights: w, request: request)
+                    window = NextWindow(at: ctx.local(t), recommendations: then.offers, setPropensity: then.setPropensity)
                     break search
                 }
                 t += Recommender.windowStep
@@ -207,7 +215,7 @@ public final class Recommender: Sendable {
         return ActivityRecommendations(
             weightsVersion: w.version, priorVersion: prior.version, catalogueVersion: catalog.version, mode: request.mode, seed: request.effectiveSeed,
             needs: needs, daylight: rules.daylight(ctx.now.seconds), away: rules.away, gaps: state.gaps,
-            recommendations: picked, excluded: excluded, nextWindow: window, notes: notes(for: request.pet.species))
+            recommendations: picked.offers, setPropensity: picked.setPropensity, excluded: excluded, nextWindow: window, notes: notes(for: request.pet.species))
     }
 
     /// Batch scoring, for ranking jobs: the score of every activity at `now`, by catalogue
@@ -235,12 +243,41 @@ public final class Recommender: Sendable {
     /// catalogue position (probability 0 and enjoyment `nil` for those ruled out). What an
     /// offline evaluation asks of a candidate policy (`scout evaluate`).
     public func offerProbabilities(_ request: ActivityRequest) -> [(probability: Double, enjoyment: Double?)] {
+        let policy = offerPolicy(request)
+        var out = [(probability: Double, enjoyment: Double?)](repeating: (0, nil), count: catalog.activities.count)
+        let inclusion = policy.exploration?.inclusion(count: policy.count)
+        let chosen = policy.exploration == nil ? Set(policy.bestSet) : []
+        for (k, i) in policy.ranked.enumerated() {
+            out[i] = (inclusion?[k] ?? (chosen.contains(k) ? 1 : 0), policy.enjoyment[i])
+        }
+        return out
+    }
+
+    /// The offer policy for a request as the sets of activities it may offer together: each
+    /// set (catalogue positions, ascending) with its probability (``ActivityRecommendations/setPropensity``;
+    /// they sum to 1), and every activity's predicted enjoyment by catalogue position (`nil`
+    /// for those ruled out). What an offline evaluation weighs decisions of several offers by.
+    public func offerSets(_ request: ActivityRequest) -> (sets: [(activities: [Int], probability: Double)], enjoyment: [Double?]) {
+        let policy = offerPolicy(request)
+        let sets: [(positions: [Int], probability: Double)]
+        if let exploration = policy.exploration {
+            sets = exploration.sets(count: policy.count)
+        } else {
+            sets = policy.count > 0 ? [(positions: policy.bestSet, probability: 1)] : []
+        }
+        return (sets.map { set in (activities: set.positions.map { policy.ranked[$0] }.sorted(), probability: set.probability) }, policy.enjoyment)
+    }
+
+    /// What ``offerProbabilities(_:)`` and ``offerSets(_:)`` read: the eligible activities'
+    /// catalogue positions best first, the number offered, `explore`'s draw (nil in `best`
+    /// mode, whose offers are `bestSet`, positions in the ranking) and each activity's
+    /// predicted enjoyment by catalogue position.
+    private func offerPolicy(_ request: ActivityRequest) -> (ranked: [Int], count: Int, exploration: Exploration?, bestSet: [Int], enjoyment: [Double?]) {
         let w = request.weights ?? weights
         let ctx = request.context
         let needs = PetNeeds(pet: request.pet, on: ctx.localDate, weights: w)
         var rules = RuleBook(pet: request.pet, needs: needs, context: ctx, weights: w)
         let state = PetState(request: request, needs: needs, catalog: catalog, weights: w, prior: prior)
-        var out = [(probability: Double, enjoyment: Double?)](repeating: (0, nil), count: catalog.activities.count)
         var eligible: [(index: Int, mode: ActivityMode)] = []
         var none: [Exclusion] = []
         for i in catalog.indices(for: request.pet.species) {
@@ -248,20 +285,17 @@ public final class Recommender: Sendable {
         }
         let ranked = rank(eligible, at: ctx.now.seconds, state: state, rules: &rules, weights: w)
         let n = min(max(0, request.count), ranked.count)
-        let inclusion: [Double]
+        var enjoyment = [Double?](repeating: nil, count: catalog.activities.count)
+        for r in ranked {
+            enjoyment[r.index] = state.enjoyment.mean(r.index, catalog.activities[r.index], state.moment(r.index, mode: r.mode, at: ctx.now.seconds, rules: &rules))
+        }
         if request.mode == .best {
             var chosen: [Int] = []
             Exploration(scores: ranked.map(\.score), categories: ranked.map { catalog.activities[$0.index].category.ordinal }, gamma: 0)
                 .fill(&chosen, upTo: n)
-            inclusion = ranked.indices.map { chosen.contains($0) ? 1 : 0 }
-        } else {
-            inclusion = policy(ranked, state: state, weights: w).inclusion(count: n)
+            return (ranked.map(\.index), n, nil, chosen, enjoyment)
         }
-        for (k, r) in ranked.enumerated() {
-            out[r.index] = (inclusion[k], state.enjoyment.mean(r.index, catalog.activities[r.index],
-                                                              state.moment(r.index, mode: r.mode, at: ctx.now.seconds, rules: &rules)))
-        }
-        return out
+        return (ranked.map(\.index), n, policy(ranked, state: state, weights: w), [], enjoyment)
     }
 
     /// The eligible activities with their scores, best first (ties by id).
@@ -284,13 +318,16 @@ public final class Recommender: Sendable {
 
     /// Scores the eligible activities and picks `count`: in `best` mode the best first, then
     /// the best of a category not yet picked (ties by id); in `explore` mode drawn by
-    /// ``Exploration``. Writes ids, propensities and reasons for the picked ones only.
+    /// ``Exploration``. Writes ids, propensities and reasons for the picked ones only, and
+    /// the probability of offering exactly the picked set.
     private func pick(_ eligible: [(index: Int, mode: ActivityMode)], at t: Int64, count: Int, state: PetState,
-                      rules: inout RuleBook, weights w: RecommenderWeights, request: ActivityRequest) -> [ActivityRecommendation] {
+                      rules: inout RuleBook, weights w: RecommenderWeights,
+                      request: ActivityRequest) -> (offers: [ActivityRecommendation], setPropensity: Double) {
         let scored = rank(eligible, at: t, state: state, rules: &rules, weights: w)
         let n = min(count, scored.count)
         var chosen: [Int] = []
         var propensities: [Double]
+        var setPropensity = 1.0
         if request.mode == .best {
             Exploration(scores: scored.map(\.score), categories: scored.map { catalog.activities[$0.index].category.ordinal }, gamma: 0)
                 .fill(&chosen, upTo: n)
@@ -300,6 +337,7 @@ public final class Recommender: Sendable {
             var rng = SeededRandom(seed: request.effectiveSeed ^ UInt64(bitPattern: t))
             chosen = policy.draw(count: n, rng: &rng)
             propensities = policy.inclusion(count: n)
+            setPropensity = n == 0 ? 1 : n == 1 ? propensities[chosen[0]] : policy.setProbability(chosen, count: n)
         }
         // The offers' ids; in an answer of two ("this or that") each names the other.
         let plain = chosen.map { k in
@@ -307,12 +345,13 @@ public final class Recommender: Sendable {
         }
         let ids = plain.count == 2 ? [OfferID(activity: plain[0].activity, moment: plain[0].moment, others: [plain[1]]),
                                       OfferID(activity: plain[1].activity, moment: plain[1].moment, others: [plain[0]])] : plain
-        return zip(chosen, ids).map { k, id in
+        let offers = zip(chosen, ids).map { k, id in
             let c = scored[k]
             let terms = state.terms(c.index, mode: c.mode, at: t, rules: &rules, weights: w)
             return ActivityRecommendation(id: id, propensity: propensities[k],
                                           activity: catalog.activities[c.index], mode: c.mode, breakdown: terms,
                                           reasons: state.reasons(c.index, mode: c.mode, at: t, terms: terms, rules: &rules))
         }
+        return (offers, setPropensity)
     }
 }

@@ -76,6 +76,58 @@ struct Exploration {
         }
     }
 
+    /// Every set of positions the policy may offer as its `count` offers (any order), with
+    /// its probability, exact: for two offers, `{i, j}` has `p_i·q_i(j) + p_j·q_j(i)`, where
+    /// `q_i` is the second draw's after `i`; past two, each (first, second) pair adds to the
+    /// set its fill makes. The probabilities sum to 1.
+    /// - Complexity: O(K·C + S) for two offers of C categories and S sets (O(K²) with one
+    ///   category), O(K²·count·K) for more.
+    func sets(count: Int) -> [(positions: [Int], probability: Double)] {
+        let k = p.count, n = min(count, k)
+        guard n > 0 else { return [] }
+        if n == k { return [(positions: Array(0..<k), probability: 1)] }
+        if n == 1 { return p.indices.filter { p[$0] > 0 }.map { (positions: [$0], probability: p[$0]) } }
+        var out: [[Int]: Double] = [:]
+        let several = categories.contains { $0 != categories[0] }
+        var byCategory: [Int: [Double]] = [:]
+        for j in 0..<k where p[j] > 0 {
+            let q: [Double]
+            if several, let known = byCategory[categories[j]] { q = known } else {
+                q = second(after: j)
+                if several { byCategory[categories[j]] = q }
+            }
+            for i in 0..<k where q[i] > 0 {
+                var chosen = [j, i]
+                fill(&chosen, upTo: n)
+                out[chosen.sorted(), default: 0] += p[j] * q[i]
+            }
+        }
+        return out.map { (positions: $0.key, probability: $0.value) }.sorted { $0.positions.lexicographicallyPrecedes($1.positions) }
+    }
+
+    /// The probability of offering exactly `positions` (any order) as the `count` offers:
+    /// the entry of ``sets(count:)`` for them, without listing the others.
+    /// - Complexity: O(K) for two offers, O(n²·count·K) for n > 2 offers.
+    func setProbability(_ positions: [Int], count: Int) -> Double {
+        let n = min(count, p.count)
+        guard positions.count == n, n > 0, Set(positions).count == n else { return 0 }
+        if n == p.count { return 1 }
+        if n == 1 { return p[positions[0]] }
+        let target = positions.sorted()
+        var total = 0.0
+        // The first and second draws are both among the offers; the rest is the fill.
+        for j in positions where p[j] > 0 {
+            let q = second(after: j)
+            for i in positions where i != j && q[i] > 0 {
+                if n == 2 { total += p[j] * q[i]; continue }
+                var chosen = [j, i]
+                fill(&chosen, upTo: n)
+                if chosen.sorted() == target { total += p[j] * q[i] }
+            }
+        }
+        return total
+    }
+
     /// Each position's probability of being among `count` offers, exact: `p` for one offer;
     /// for more, a sum over the first draw (and, past two, over the second).
     /// - Complexity: O(K·C) for two offers of C categories (O(K²) with one category), O(K²·count·K) for more.

@@ -24,15 +24,20 @@ public struct LoggedDecision: Sendable {
     public var request: ActivityRequest
     /// The offers, in order.
     public var offers: [LoggedOffer]
+    /// The probability with which the logging policy offered exactly these activities
+    /// together (``ActivityRecommendations/setPropensity``); for one offer, its propensity.
+    /// `nil` when a log of several offers did not record it.
+    public var setPropensity: Double?
     /// Ratings by the offered activity's id.
     public var ratings: [String: Enjoyment]
     /// The line number in the log (1-based), for messages.
     public var line: Int
 
-    /// A logged decision.
-    public init(request: ActivityRequest, offers: [LoggedOffer], ratings: [String: Enjoyment], line: Int) {
+    /// A logged decision; `setPropensity` defaults to the propensity of a single offer.
+    public init(request: ActivityRequest, offers: [LoggedOffer], setPropensity: Double? = nil, ratings: [String: Enjoyment], line: Int) {
         self.request = request
         self.offers = offers
+        self.setPropensity = setPropensity ?? (offers.count == 1 ? offers[0].propensity : nil)
         self.ratings = ratings
         self.line = line
     }
@@ -46,9 +51,9 @@ public struct Estimate: Sendable, Equatable {
     public var low: Double, high: Double
 }
 
-/// What an offline evaluation found: a candidate policy's value (the mean rating of what it
-/// offers: enjoyed 1, neutral ½, disliked 0) by three estimators, with how much of the log
-/// it rests on.
+/// What an offline evaluation found: a candidate policy's value (the mean rating of what is
+/// done of its offers: enjoyed 1, neutral ½, disliked 0) by three estimators, with how much
+/// of the log it rests on.
 public struct PolicyValue: Sendable {
     /// Inverse propensity scoring.
     public var ips: Estimate
@@ -58,51 +63,60 @@ public struct PolicyValue: Sendable {
     public var doublyRobust: Estimate
     /// The logging policy's own mean rating on the same decisions.
     public var logged: Estimate
-    /// `(Σw)² / Σw²` over the rated offers.
+    /// `(Σw)² / Σw²` over the rated decisions.
     public var effectiveSampleSize: Double
-    /// Decisions used (every offer rated).
+    /// Decisions used (at least one offer rated).
     public var decisions: Int
-    /// Decisions left out because an offer was not rated.
+    /// Decisions left out because no offer was rated.
     public var unrated: Int
 }
 
 /// Off-policy evaluation of a candidate policy from a decision log (Open Bandit Pipeline's
-/// IPS, SNIPS and DR, per offer with inclusion propensities).
+/// IPS, SNIPS and DR, with the decision's whole set of offers as the action).
 ///
-/// The value estimated is the mean rating of an offered activity. With one offer per
-/// decision these are the textbook estimators; with several, each offer is weighted by the
-/// candidate's probability of including it over the logging policy's, which is unbiased when
-/// an offer's rating does not depend on what it was offered beside. A decision counts only
-/// when all its offers were rated (ratings missing at random).
+/// The value estimated is the rating of what the owner does of a decision's offers: with
+/// one offer, its rating; with several ("this or that"), the rating of the offer taken (the
+/// rated one; the mean when several were rated). A decision weighs the candidate's
+/// probability of offering exactly the logged set over the logging policy's
+/// (``LoggedDecision/setPropensity``), which is unbiased whatever the owner's way of
+/// choosing among the offers, as long as it depends only on the offers and the moment. A
+/// decision counts when at least one offer was rated (ratings missing at random). DR's
+/// reward model is the candidate's own predicted enjoyment: of a set, its best offer's (an
+/// owner who takes what the pet will enjoy).
 public enum OfflineEvaluation {
     /// The rating as a reward.
     public static func reward(_ e: Enjoyment) -> Double { e == .enjoyed ? 1 : e == .disliked ? 0 : 0.5 }
 
     /// Estimates the value of `candidate` (a recommender and how it changes a logged request:
     /// another mode, weights or prior) from `decisions`.
+    /// - Throws: `invalid_request` naming the line of a rated decision of several offers
+    ///   without its ``LoggedDecision/setPropensity``.
     public static func estimate(_ decisions: [LoggedDecision], recommender: Recommender,
-                                candidate: (ActivityRequest) -> ActivityRequest) -> PolicyValue {
+                                candidate: (ActivityRequest) -> ActivityRequest) throws(ScoutError) -> PolicyValue {
         var ipsTerms: [Double] = [], drTerms: [Double] = [], loggedTerms: [Double] = []
         var weights: [Double] = [], weightedRewards: [Double] = [], rewards: [Double] = []
         var unrated = 0
         for d in decisions {
-            guard !d.offers.isEmpty, d.offers.allSatisfy({ d.ratings[$0.id.activity] != nil }) else { unrated += 1; continue }
-            let request = candidate(d.request)
-            let policy = recommender.offerProbabilities(request)
-            let n = Double(d.offers.count)
-            var ips = 0.0, dr = 0.0, logged = 0.0
-            for p in policy where p.probability > 0 { dr += p.probability * (p.enjoyment ?? 0) }
-            for o in d.offers {
-                let r = reward(d.ratings[o.id.activity]!)
-                let i = recommender.catalog.index(of: o.id.activity)
-                let p1 = i.map { policy[$0].probability } ?? 0
-                let w = p1 / o.propensity
-                ips += w * r
-                dr += w * (r - (i.flatMap { policy[$0].enjoyment } ?? 0))
-                logged += r
-                weights.append(w); weightedRewards.append(w * r); rewards.append(r)
+            let rated = d.offers.compactMap { d.ratings[$0.id.activity].map(reward) }
+            guard !rated.isEmpty else { unrated += 1; continue }
+            guard let logged = d.setPropensity, logged > 0 else {
+                throw ScoutError(.invalidRequest, "set_propensity is required to value a decision of \(d.offers.count) offers: "
+                                 + "the probability with which the policy offered exactly these activities together", path: "line \(d.line): set_propensity")
             }
-            ipsTerms.append(ips / n); drTerms.append(dr / n); loggedTerms.append(logged / n)
+            let r = rated.reduce(0, +) / Double(rated.count)
+            let policy = recommender.offerSets(candidate(d.request))
+            func predicted(_ set: [Int]) -> Double { set.compactMap { policy.enjoyment[$0] }.max() ?? 0 }
+            let positions = d.offers.map { recommender.catalog.index(of: $0.id.activity) }
+            var p1 = 0.0, rHat = 0.0
+            if positions.allSatisfy({ $0 != nil }) {
+                let set = positions.map { $0! }.sorted()
+                p1 = policy.sets.first { $0.activities == set }?.probability ?? 0
+                rHat = predicted(set)
+            }
+            let w = p1 / logged
+            let direct = policy.sets.reduce(0) { $0 + $1.probability * predicted($1.activities) }
+            ipsTerms.append(w * r); drTerms.append(direct + w * (r - rHat)); loggedTerms.append(r)
+            weights.append(w); weightedRewards.append(w * r); rewards.append(r)
         }
         let sumW = weights.reduce(0, +)
         let snips = sumW > 0 ? weightedRewards.reduce(0, +) / sumW : 0

@@ -10,6 +10,9 @@ import ScoutRecommend
 ///  "offers": [{"id": "fetch.3f09a2c41b7e", "propensity": 0.41}],
 ///  "ratings": [{"recommendation": "fetch.3f09a2c41b7e", "rating": "enjoyed"}]}
 /// ```
+///
+/// A decision of several offers also carries the answer's `set_propensity` (the probability
+/// of offering exactly those activities together), which `scout evaluate` weighs it by.
 extension Worker {
     /// Most offers in one logged decision.
     static let maximumLoggedOffers = 10
@@ -25,7 +28,7 @@ extension Worker {
             throw ScoutError(.parseError, "not a JSON object: \(error.description)", path: "line \(number)")
         }
         let top = try FieldReader(json, path: prefix)
-        try top.checkKnown(["request", "offers", "ratings"])
+        try top.checkKnown(["request", "offers", "set_propensity", "ratings"])
         guard let requestJSON = top["request"], requestJSON.members != nil else {
             throw ScoutError(.invalidRequest, "request is required: the recommend_activities request the offers answered", path: top.at("request"))
         }
@@ -57,6 +60,17 @@ extension Worker {
             guard p > 0 else { throw ScoutError(.invalidRequest, "propensity must be above 0: an offer made was possible", path: o.at("propensity")) }
             offers.append(LoggedOffer(id: id, propensity: p))
         }
+        var setPropensity: Double?
+        if top["set_propensity"] != nil {
+            let p = try top.number("set_propensity", in: 0...1)
+            guard p > 0 else {
+                throw ScoutError(.invalidRequest, "set_propensity must be above 0: the offers made were possible together", path: top.at("set_propensity"))
+            }
+            if offers.count == 1, abs(p - offers[0].propensity) > 1e-6 {
+                throw ScoutError(.invalidRequest, "set_propensity of one offer is its propensity (\(offers[0].propensity))", path: top.at("set_propensity"))
+            }
+            setPropensity = p
+        }
         var ratings: [String: Enjoyment] = [:]
         for (i, v) in try top.array("ratings", maxCount: Worker.maximumLoggedOffers).enumerated() {
             let e = try FieldReader(v, path: prefix + "ratings[\(i)]")
@@ -73,6 +87,7 @@ extension Worker {
             }
             ratings[activity] = Enjoyment(rawValue: try e.oneOf("rating", Enjoyment.allCases.map(\.rawValue)))!
         }
-        return LoggedDecision(request: request, offers: offers, ratings: ratings, line: number)
+        return LoggedDecision(request: request, offers: offers, setPropensity: setPropensity ?? (offers.count == 1 ? offers[0].propensity : nil),
+                              ratings: ratings, line: number)
     }
 }

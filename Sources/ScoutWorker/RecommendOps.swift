@@ -50,6 +50,7 @@ extension Worker {
         w.key("daylight"); w.string(answer.daylight.rawValue)
         w.key("away"); w.bool(answer.away)
         w.objectEnd()
+        w.key("set_propensity"); w.number(answer.setPropensity)
         w.key("recommendations"); writeRecommendations(answer.recommendations, &w)
         w.key("excluded"); w.arrayStart()
         for x in answer.excluded {
@@ -68,6 +69,7 @@ extension Worker {
         if let next = answer.nextWindow {
             w.objectStart()
             w.key("at"); w.string(next.at.rfc3339)
+            w.key("set_propensity"); w.number(next.setPropensity)
             w.key("recommendations"); writeRecommendations(next.recommendations, &w)
             w.objectEnd()
         } else {

@@ -42,7 +42,8 @@ struct Evaluate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Estimate a candidate recommendation policy's value from a decision log (IPS, SNIPS, doubly robust).",
         discussion: "The candidate is the logged policy changed by --mode, --set and --candidate-prior. The value is the mean "
-            + "rating of an offered activity (enjoyed 1, neutral 0.5, disliked 0). Prints one JSON object. See docs/recommender.md.")
+            + "rating of what is done of a decision's offers (enjoyed 1, neutral 0.5, disliked 0): of two offers, the one taken. "
+            + "A decision of several offers needs its set_propensity. Prints one JSON object. See docs/recommender.md.")
 
     @OptionGroup var catalog: CatalogOptions
 
@@ -93,17 +94,27 @@ struct Evaluate: ParsableCommand {
         }
         let decisions = try readDecisions(log, worker: worker)
         let newMode = mode.flatMap(ActivityRequest.Mode.init(rawValue:))
-        let value = OfflineEvaluation.estimate(decisions, recommender: candidate) { logged in
-            var r = logged
-            if let newMode { r.mode = newMode }
-            if let weights {
-                var w = logged.weights ?? recommender.weights
-                for term in ActivityTerm.allCases where settings.contains(where: { $0.hasPrefix(term.rawValue + "=") }) {
-                    w.activityTerms[term] = weights.activityTerms[term]
+        let estimated: Result<PolicyValue, ScoutError>
+        do throws(ScoutError) {
+            estimated = .success(try OfflineEvaluation.estimate(decisions, recommender: candidate) { logged in
+                var r = logged
+                if let newMode { r.mode = newMode }
+                if let weights {
+                    var w = logged.weights ?? recommender.weights
+                    for term in ActivityTerm.allCases where settings.contains(where: { $0.hasPrefix(term.rawValue + "=") }) {
+                        w.activityTerms[term] = weights.activityTerms[term]
+                    }
+                    r.weights = w
                 }
-                r.weights = w
-            }
-            return r
+                return r
+            })
+        } catch { estimated = .failure(error) }
+        let value: PolicyValue
+        switch estimated {
+        case .success(let v): value = v
+        case .failure(let e):
+            FileHandle.standardError.write(Data("scout: \(log): \(e.description)\n".utf8))
+            throw ExitCode(1)
         }
         var w = JSONWriter()
         func estimate(_ key: String, _ e: Estimate) {

@@ -24,11 +24,18 @@ import Testing
         let seeds = 1_500
         var seen = [Int](repeating: 0, count: exact.count)
         var reported = [Double?](repeating: nil, count: exact.count)
+        // The sets offered together, against the policy's sets and their probabilities.
+        let sets = Fixture.recommender.offerSets(request).sets
+        let setProbability = Dictionary(uniqueKeysWithValues: sets.map { ($0.activities, $0.probability) })
+        var seenSets: [[Int]: Int] = [:]
         for seed in 0..<seeds {
             var r = request
             r.seed = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15
             let answer = Fixture.recommender.recommendActivities(r)
             #expect(answer.recommendations.count == count)
+            let set = answer.recommendations.map { Fixture.recommender.catalog.index(of: $0.activity.id)! }.sorted()
+            seenSets[set, default: 0] += 1
+            #expect(abs(answer.setPropensity - (setProbability[set] ?? 0)) < 1e-12, "the answer's set propensity is the policy's")
             for rec in answer.recommendations {
                 let i = Fixture.recommender.catalog.index(of: rec.activity.id)!
                 seen[i] += 1
@@ -41,9 +48,20 @@ import Testing
             largest = max(largest, abs(Double(seen[i]) / Double(seeds) - exact[i].probability))
         }
         #expect(largest < 0.02, "largest gap to the Monte Carlo estimate: \(largest)")
+        var largestSet = 0.0
+        for (set, p) in setProbability { largestSet = max(largestSet, abs(Double(seenSets[set] ?? 0) / Double(seeds) - p)) }
+        #expect(seenSets.keys.allSatisfy { setProbability[$0] != nil }, "every set offered is one of the policy's")
+        #expect(largestSet < 0.02, "largest gap between a set's probability and its frequency: \(largestSet)")
+        #expect(abs(sets.reduce(0) { $0 + $1.probability } - 1) < 1e-9, "the sets' probabilities sum to 1")
+        // An activity's propensity is the sum over the sets that hold it.
+        for i in exact.indices {
+            let sum = sets.filter { $0.activities.contains(i) }.reduce(0) { $0 + $1.probability }
+            #expect(abs(sum - exact[i].probability) < 1e-9, "inclusion of \(Fixture.recommender.catalog.activities[i].id)")
+        }
         // Inclusion probabilities sum to the number of offers.
         #expect(abs(exact.reduce(0) { $0 + $1.probability } - Double(count)) < 1e-9)
-        print(String(format: "exploration: %d offers, largest gap between propensity and %d-seed frequency %.4f", count, seeds, largest))
+        print(String(format: "exploration: %d offers, largest gap between propensity and %d-seed frequency %.4f, of a set %.4f (%d sets)",
+                     count, seeds, largest, largestSet, sets.count))
     }
 
     @Test func explorationOffersOnlyEligibleActivities() {
@@ -270,25 +288,63 @@ import Testing
         #expect(read[1].rating == 1 && read[1].activity == pair[1].activity.id && read[1].over?.activity == pair[0].activity.id)
     }
 
-    @Test func theLoggingPolicyEstimatesItsOwnValue() {
-        // A candidate equal to the logging policy: every weight is 1, and IPS = SNIPS = the logged mean.
-        var rng = SplitMix64(seed: 5)
-        var decisions: [LoggedDecision] = []
-        for day in 0..<60 {
+    /// `days` decisions of `explore`, one a day, each with `count` offers: one offer taken
+    /// at random and rated at random.
+    static func explored(days: Int, count: Int, seed: UInt64) -> [LoggedDecision] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<days).map { day in
             var s = Self.s
             s.now += Int64(day) * 86_400
-            let request = s.request(count: 1, mode: .explore, seed: UInt64(day))
-            let offer = Fixture.recommender.recommendActivities(request).recommendations[0]
-            decisions.append(LoggedDecision(request: request, offers: [LoggedOffer(id: offer.id, propensity: offer.propensity)],
-                                            ratings: [offer.activity.id: rng.pick(Enjoyment.allCases)], line: day + 1))
+            let request = s.request(count: count, mode: .explore, seed: UInt64(day))
+            let answer = Fixture.recommender.recommendActivities(request)
+            let taken = rng.pick(answer.recommendations)
+            return LoggedDecision(request: request, offers: answer.recommendations.map { LoggedOffer(id: $0.id, propensity: $0.propensity) },
+                                  setPropensity: answer.setPropensity, ratings: [taken.activity.id: rng.pick(Enjoyment.allCases)], line: day + 1)
         }
-        let v = OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { $0 }
+    }
+
+    @Test func theLoggingPolicyEstimatesItsOwnValue() throws {
+        // A candidate equal to the logging policy: every weight is 1, and IPS = SNIPS = the logged mean.
+        let decisions = Self.explored(days: 60, count: 1, seed: 5)
+        #expect(decisions.allSatisfy { $0.offers.count == 1 && $0.setPropensity == $0.offers[0].propensity })
+        let v = try OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { $0 }
         #expect(v.decisions == 60 && v.unrated == 0)
         #expect(abs(v.ips.value - v.logged.value) < 1e-9 && abs(v.snips.value - v.logged.value) < 1e-9)
         #expect(abs(v.effectiveSampleSize - 60) < 1e-6)
         #expect(v.snips.low <= v.snips.value && v.snips.value <= v.snips.high)
         // A deterministic candidate puts weight only where it would offer the same.
-        let best = OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { r in var r = r; r.mode = .best; return r }
+        let best = try OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { r in var r = r; r.mode = .best; return r }
         #expect(best.effectiveSampleSize < 60)
+    }
+
+    /// "This or that": a decision of two offers is valued by the rating of the one taken and
+    /// weighed by the probability of offering that pair.
+    @Test func pairDecisionsAreValuedByTheOfferTaken() throws {
+        let decisions = Self.explored(days: 40, count: 2, seed: 6)
+        #expect(decisions.allSatisfy { $0.offers.count == 2 })
+        // The logging policy itself: every weight 1, every estimate the logged mean of the taken offers' ratings.
+        let v = try OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { $0 }
+        let takenMean = decisions.map { OfflineEvaluation.reward($0.ratings.values.first!) }.reduce(0, +) / 40
+        #expect(v.decisions == 40 && v.unrated == 0)
+        #expect(abs(v.logged.value - takenMean) < 1e-12)
+        #expect(abs(v.ips.value - takenMean) < 1e-9 && abs(v.snips.value - takenMean) < 1e-9)
+        #expect(abs(v.effectiveSampleSize - 40) < 1e-6)
+        // `best` offers one pair with certainty: weight 1 / (the logged pair's probability) where it is that pair, else 0.
+        let best = try OfflineEvaluation.estimate(decisions, recommender: Fixture.recommender) { r in var r = r; r.mode = .best; return r }
+        var want = 0.0
+        for d in decisions {
+            var r = d.request; r.mode = .best
+            let pair = Fixture.recommender.recommendActivities(r).recommendations.map(\.activity.id).sorted()
+            if pair == d.offers.map(\.id.activity).sorted() { want += OfflineEvaluation.reward(d.ratings.values.first!) / d.setPropensity! }
+        }
+        #expect(abs(best.ips.value - want / 40) < 1e-9)
+        // Without the pair's probability a rated decision of two cannot be weighed: refused by its line.
+        var bare = decisions
+        bare[6].setPropensity = nil
+        #expect {
+            _ = try OfflineEvaluation.estimate(bare, recommender: Fixture.recommender) { $0 }
+        } throws: { e in
+            (e as? ScoutError)?.path == "line 7: set_propensity" && (e as? ScoutError)?.message.contains("set_propensity is required") == true
+        }
     }
 }

@@ -47,6 +47,8 @@ import Testing
         (#""offers":[]"#, "line 3: offers", "offers is required"),
         (#""offers":[{"id":"OFFER","propensity":0.5}],"ratings":[{"activity":"jog","rating":"enjoyed"}]"#, "line 3: ratings[0].activity", "not offered"),
         (#""offers":[{"id":"OFFER","propensity":0.5}],"ratings":[{"recommendation":"OFFER","rating":"great"}]"#, "line 3: ratings[0].rating", "enjoyed"),
+        (#""offers":[{"id":"OFFER","propensity":0.5}],"set_propensity":0"#, "line 3: set_propensity", "above 0"),
+        (#""offers":[{"id":"OFFER","propensity":0.5}],"set_propensity":0.25"#, "line 3: set_propensity", "its propensity"),
     ])
     func aBadLineIsRefusedWithItsLineAndField(_ offers: String, _ path: String, _ words: String) throws {
         let (id, _) = try Self.offer()
@@ -57,6 +59,25 @@ import Testing
             guard let e = e as? ScoutError else { return false }
             return e.path == path && e.message.contains(words)
         }
+    }
+
+    /// "This or that": the answer's pair and its set propensity read back, and the pair is the
+    /// policy's with that probability.
+    @Test func aLoggedPairReadsBackWithItsSetPropensity() throws {
+        let request = Self.request.replacingOccurrences(of: #""count":1"#, with: #""count":2,"mode":"explore""#)
+        let line = "{\"id\":1,\"op\":\"recommend_activities\"," + request.dropFirst()
+        let answer = try JSONReader.parse(Self.worker.respond(to: ArraySlice(Array(line.utf8))))
+        let recs = try #require(answer["result"]?["recommendations"]?.array)
+        let set = try #require(answer["result"]?["set_propensity"]?.double)
+        #expect(recs.count == 2 && set > 0 && set <= 1)
+        let offers = try recs.map { r in #"{"id":"\#(try #require(r["id"]?.string))","propensity":\#(try #require(r["propensity"]?.double))}"# }
+        let logged = #"{"request":\#(request),"offers":[\#(offers.joined(separator: ","))],"set_propensity":\#(set),"#
+            + #""ratings":[{"recommendation":"\#(try #require(recs[1]["id"]?.string))","rating":"enjoyed"}]}"#
+        let d = try Self.worker.loggedDecision(Array(logged.utf8), line: 2)
+        #expect(d.setPropensity == set && d.offers.count == 2 && d.ratings.count == 1)
+        let pair = try d.offers.map { try #require(Self.recommender.catalog.index(of: $0.id.activity)) }.sorted()
+        let policy = Self.recommender.offerSets(d.request).sets
+        #expect(abs((policy.first { $0.activities == pair }?.probability ?? 0) - set) < 1e-12)
     }
 
     @Test func aLoggedRequestIsReadAsTheWorkerReadsIt() throws {
