@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # No index store: nothing reads it here (the examples have no tests, whose discovery on Linux
 # needs one), and it costs about a tenth of the build's CPU (5:09 against 5:37 measured).
-swift build --package-path Examples/ScoutService --disable-index-store 2>&1 | tail -n 1
+swift build --package-path Examples/ScoutService --disable-index-store ${SCOUT_BUILD_FLAGS:-} 2>&1 | tail -n 1
 [ "${1:-}" = "--build-only" ] && exit 0
 python3 scripts/examples_test.py --bin "$(swift build --package-path Examples/ScoutService --disable-index-store --show-bin-path)"
 # scout-in-process (Scout as a library in the peers' spatial workload) against scout serve on

@@ -19,7 +19,8 @@ python3 scripts/build_data.py --time-zones --if-missing > .build/time-zones.log 
 time_zones=$!
 python3 scripts/check_activities.py
 python3 scripts/check_content.py
-swift build --build-tests 2>&1 | tail -n 3
+# SCOUT_BUILD_FLAGS (.ci/run sets it) goes to every build of this script and examples_test.sh.
+swift build --build-tests ${SCOUT_BUILD_FLAGS:-} 2>&1 | tail -n 3
 step "swift build"
 wait "$time_zones" || { tail -n 20 .build/time-zones.log; echo "test.sh: building data/timezones.bin failed" >&2; exit 1; }
 tail -n 1 .build/time-zones.log

@@ -105,7 +105,7 @@ enum Sample {
 
     @Test func filteredRadiusSearchEqualsBruteForceOverTheSample() throws {
         var rng = SplitMix64(seed: 301)
-        for _ in 0..<TestScale.count(short: 30, full: 60) {
+        for _ in 0..<TestScale.count(short: 15, full: 60) {
             let (filterText, oracle) = Self.dogFilter(&rng)
             let filter = try RecordFilter.parse(Sample.json(filterText), kind: "dog", today: Sample.today)
             let c = Self.center(&rng, kind: "dog")
@@ -120,7 +120,7 @@ enum Sample {
 
     @Test func filteredNearestReturnsKMatchesWheneverKExist() throws {
         var rng = SplitMix64(seed: 302)
-        for _ in 0..<TestScale.count(short: 20, full: 40) {
+        for _ in 0..<TestScale.count(short: 12, full: 40) {
             let (filterText, oracle) = Self.dogFilter(&rng)
             let filter = try RecordFilter.parse(Sample.json(filterText), kind: "dog", today: Sample.today)
             let c = Self.center(&rng, kind: "dog")

@@ -94,7 +94,7 @@ import Testing
     }
 
     @Test func circleCoverHoldsEveryPointWithinRadius() async {
-        await propertyCheck(count: 200, input: Gen.int(in: 0...Int(Int32.max))) { seed in
+        await propertyCheck(count: TestScale.count(short: 100, full: 200), input: Gen.int(in: 0...Int(Int32.max))) { seed in
             var rng = SplitMix64(seed: seed)
             var center = Scenario.center(&rng)
             let r = Scenario.radius(&rng)

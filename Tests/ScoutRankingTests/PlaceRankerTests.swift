@@ -75,7 +75,7 @@ enum Sample {
         return exp(-d * d / (2 * s * s))
     }
 
-    @Test(arguments: 0..<TestScale.count(short: 6, full: 12))
+    @Test(arguments: 0..<TestScale.count(short: 3, full: 12))
     func dogRecommendationsEqualBruteForce(seed: Int) throws {
         var g = SplitMix64(seed: seed)
         let dogs = Sample.raw["dog"]!
