@@ -418,7 +418,8 @@ extension SnapshotTests {
                 }
             }
             // Text, alone, with a filter and in other orders; words drawn from the records too.
-            var texts = big ? (0..<5).map { _ in rng.pick(Self.words) } : Self.words
+            // Every word for the small kinds in the full run; eight of them here.
+            var texts = big ? (0..<5).map { _ in rng.pick(Self.words) } : TestScale.isFull ? Self.words : (0..<8).map { _ in rng.pick(Self.words) }
             let sample = try original.search(SearchQuery(kind: RecordKind(kind), area: nil, limit: 200, sort: .id)).hits
             for _ in 0..<4 {
                 let hit = rng.pick(sample)

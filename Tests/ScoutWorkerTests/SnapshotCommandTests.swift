@@ -24,7 +24,7 @@ import Testing
         #expect(fromSnapshot.status == 0, "\(fromSnapshot.err)")
         #expect(fromSnapshot.err.contains("snapshot \(path):"), "\(fromSnapshot.err)")
         #expect(fromSnapshot.out == fromLines.out)
-        for threads in ["1", "3"] {
+        for threads in TestScale.isFull ? ["1", "3"] : ["3"] {
             let rank = try CommandLineTests.run(["rank", "--quiet", "--threads", threads, "--data", Repository.data, "--snapshot", path],
                                                 stdin: Self.input)
             #expect(rank.status == 0, "\(rank.err)")
