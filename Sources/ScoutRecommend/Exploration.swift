@@ -88,19 +88,10 @@ struct Exploration {
         if n == k { return [(positions: Array(0..<k), probability: 1)] }
         if n == 1 { return p.indices.filter { p[$0] > 0 }.map { (positions: [$0], probability: p[$0]) } }
         var out: [[Int]: Double] = [:]
-        let several = categories.contains { $0 != categories[0] }
-        var byCategory: [Int: [Double]] = [:]
-        for j in 0..<k where p[j] > 0 {
-            let q: [Double]
-            if several, let known = byCategory[categories[j]] { q = known } else {
-                q = second(after: j)
-                if several { byCategory[categories[j]] = q }
-            }
-            for i in 0..<k where q[i] > 0 {
-                var chosen = [j, i]
-                fill(&chosen, upTo: n)
-                out[chosen.sorted(), default: 0] += p[j] * q[i]
-            }
+        forEachDraw { j, i, w in
+            var chosen = [j, i]
+            fill(&chosen, upTo: n)
+            out[chosen.sorted(), default: 0] += w
         }
         return out.map { (positions: $0.key, probability: $0.value) }.sorted { $0.positions.lexicographicallyPrecedes($1.positions) }
     }
@@ -137,27 +128,33 @@ struct Exploration {
         if n == k { return [Double](repeating: 1, count: k) }
         if n == 1 { return p }
         var out = [Double](repeating: 0, count: k)
-        // With several categories the second draw depends only on the first's category.
-        let several = categories.contains { $0 != categories[0] }
-        var byCategory: [Int: [Double]] = [:]
-        for j in 0..<k where p[j] > 0 {
-            out[j] += p[j]
-            let q: [Double]
-            if several {
-                if let known = byCategory[categories[j]] { q = known } else { q = second(after: j); byCategory[categories[j]] = q }
+        forEachDraw(first: { out[$0] += p[$0] }) { j, i, w in
+            if n == 2 {
+                out[i] += w
             } else {
-                q = second(after: j)
-            }
-            for i in 0..<k where q[i] > 0 {
-                if n == 2 {
-                    out[i] += p[j] * q[i]
-                } else {
-                    var chosen = [j, i]
-                    fill(&chosen, upTo: n)
-                    for c in chosen.dropFirst() { out[c] += p[j] * q[i] }
-                }
+                var chosen = [j, i]
+                fill(&chosen, upTo: n)
+                for c in chosen.dropFirst() { out[c] += w }
             }
         }
         return out
+    }
+
+    /// Calls `body(j, i, p_j·q_j(i))` for every first draw `j` and second draw `i` of
+    /// nonzero probability, in order of `j` then `i` (`first(j)` before `j`'s second draws).
+    /// With several categories the second draw depends only on the first's category, so it
+    /// is worked out once a category.
+    private func forEachDraw(first: (Int) -> Void = { _ in }, _ body: (Int, Int, Double) -> Void) {
+        let several = categories.contains { $0 != categories[0] }
+        var byCategory: [Int: [Double]] = [:]
+        for j in p.indices where p[j] > 0 {
+            first(j)
+            let q: [Double]
+            if several, let known = byCategory[categories[j]] { q = known } else {
+                q = second(after: j)
+                if several { byCategory[categories[j]] = q }
+            }
+            for i in q.indices where q[i] > 0 { body(j, i, p[j] * q[i]) }
+        }
     }
 }
